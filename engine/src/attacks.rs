@@ -1,0 +1,304 @@
+//! Attack tables, built by `const fn` at compile time.
+//!
+//! Why `const fn` rather than `build.rs`: the tables are small (a few hundred KiB), the
+//! generator is the same Rust that is unit-tested here, and nothing needs to be shared
+//! with the binary's own `build.rs`. Sliding attacks use the classical ray method: the
+//! ray from the square, cut at its first blocker, found with one `tzcnt`/`lzcnt` on the
+//! half of the `u128` that holds it. That is portable and needs no BMI2 or AVX-512.
+
+use crate::bitboard::Bitboard;
+use crate::types::{Color, Piece, PieceKind, Square};
+
+/// The eight directions as (file delta, rank delta). Rank delta −1 is "up" for Black.
+const DIRS: [(i8, i8); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (1, 1), (-1, -1), (-1, 1)];
+const UP: usize = 0;
+const DOWN: usize = 1;
+/// Directions whose square index increases along the ray (first blocker = lowest bit).
+const fn is_positive(d: usize) -> bool {
+    let (df, dr) = DIRS[d];
+    df as i32 * 9 + dr as i32 > 0
+}
+
+const fn offset(sq: usize, df: i8, dr: i8) -> Option<usize> {
+    let f = (sq / 9) as i8 + df;
+    let r = (sq % 9) as i8 + dr;
+    if f >= 0 && f < 9 && r >= 0 && r < 9 {
+        Some(f as usize * 9 + r as usize)
+    } else {
+        None
+    }
+}
+
+const fn build_rays() -> [[u128; 81]; 8] {
+    let mut t = [[0u128; 81]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            let mut cur = sq;
+            let mut bits = 0u128;
+            while let Some(n) = offset(cur, DIRS[d].0, DIRS[d].1) {
+                bits |= 1u128 << n;
+                cur = n;
+            }
+            t[d][sq] = bits;
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+static RAYS: [[u128; 81]; 8] = build_rays();
+
+/// Step deltas as seen by Black; White's are mirrored in rank.
+const fn step_deltas(kind: PieceKind) -> &'static [(i8, i8)] {
+    match kind {
+        PieceKind::Pawn => &[(0, -1)],
+        PieceKind::Knight => &[(1, -2), (-1, -2)],
+        PieceKind::Silver => &[(0, -1), (1, -1), (-1, -1), (1, 1), (-1, 1)],
+        PieceKind::Gold
+        | PieceKind::ProPawn
+        | PieceKind::ProLance
+        | PieceKind::ProKnight
+        | PieceKind::ProSilver => &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)],
+        PieceKind::King => &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1)],
+        PieceKind::Horse => &[(0, -1), (0, 1), (1, 0), (-1, 0)],
+        PieceKind::Dragon => &[(1, -1), (1, 1), (-1, -1), (-1, 1)],
+        _ => &[],
+    }
+}
+
+const fn build_steps() -> [[[u128; 81]; 14]; 2] {
+    let mut t = [[[0u128; 81]; 14]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 14 {
+            let deltas = step_deltas(PieceKind::ALL[k]);
+            let mut sq = 0;
+            while sq < 81 {
+                let mut bits = 0u128;
+                let mut i = 0;
+                while i < deltas.len() {
+                    let (df, dr) = deltas[i];
+                    let dr = if c == 0 { dr } else { -dr };
+                    let df = if c == 0 { df } else { -df };
+                    if let Some(n) = offset(sq, df, dr) {
+                        bits |= 1u128 << n;
+                    }
+                    i += 1;
+                }
+                t[c][k][sq] = bits;
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Non-sliding attacks per color, kind, square. Lance, bishop and rook are zero; horse and
+/// dragon hold only their one-step extras.
+static STEPS: [[[u128; 81]; 14]; 2] = build_steps();
+
+const fn build_between() -> [[u128; 81]; 81] {
+    let mut t = [[0u128; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let mut cur = a;
+            let mut bits = 0u128;
+            while let Some(n) = offset(cur, DIRS[d].0, DIRS[d].1) {
+                t[a][n] = bits;
+                bits |= 1u128 << n;
+                cur = n;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+const fn build_lines() -> [[u128; 81]; 81] {
+    let rays = build_rays();
+    let mut t = [[0u128; 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            // The full line through `a` in direction d and its opposite (d ^ 1).
+            let line = rays[d][a] | rays[d ^ 1][a] | 1u128 << a;
+            let mut b = 0;
+            while b < 81 {
+                if rays[d][a] >> b & 1 != 0 {
+                    t[a][b] = line;
+                }
+                b += 1;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static BETWEEN: [[u128; 81]; 81] = build_between();
+static LINES: [[u128; 81]; 81] = build_lines();
+
+/// The squares strictly between `a` and `b` if they share a rank, file or diagonal; else empty.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN[a.index()][b.index()])
+}
+
+/// The whole line through `a` and `b` (both included) if they are aligned; else empty.
+#[inline(always)]
+pub fn line_through(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINES[a.index()][b.index()])
+}
+
+#[inline(always)]
+fn ray(d: usize, sq: Square, occ: Bitboard) -> u128 {
+    let r = RAYS[d][sq.index()];
+    let blockers = r & occ.0;
+    if blockers == 0 {
+        return r;
+    }
+    let b = if is_positive(d) {
+        Bitboard(blockers).single()
+    } else {
+        Square::from_index_unchecked(127 - blockers.leading_zeros() as usize)
+    };
+    r ^ RAYS[d][b.index()]
+}
+
+/// Lance attacks of `color` from `sq`.
+#[inline(always)]
+pub(crate) fn lance_attacks(color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard(ray(if color == Color::Black { UP } else { DOWN }, sq, occ))
+}
+
+/// Bishop attacks from `sq`.
+#[inline(always)]
+pub(crate) fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard(ray(4, sq, occ) | ray(5, sq, occ) | ray(6, sq, occ) | ray(7, sq, occ))
+}
+
+/// Rook attacks from `sq`.
+#[inline(always)]
+pub(crate) fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    Bitboard(ray(0, sq, occ) | ray(1, sq, occ) | ray(2, sq, occ) | ray(3, sq, occ))
+}
+
+/// Bishop attacks on an empty board (for pin and discovered-check candidates).
+#[inline(always)]
+pub(crate) fn bishop_pseudo(sq: Square) -> Bitboard {
+    Bitboard(RAYS[4][sq.index()] | RAYS[5][sq.index()] | RAYS[6][sq.index()] | RAYS[7][sq.index()])
+}
+
+/// Rook attacks on an empty board.
+#[inline(always)]
+pub(crate) fn rook_pseudo(sq: Square) -> Bitboard {
+    Bitboard(RAYS[0][sq.index()] | RAYS[1][sq.index()] | RAYS[2][sq.index()] | RAYS[3][sq.index()])
+}
+
+/// Lance attacks on an empty board.
+#[inline(always)]
+pub(crate) fn lance_pseudo(color: Color, sq: Square) -> Bitboard {
+    Bitboard(RAYS[if color == Color::Black { UP } else { DOWN }][sq.index()])
+}
+
+/// The squares a non-sliding piece (or the step part of a horse or dragon) attacks.
+#[inline(always)]
+pub fn step_attacks(piece: Piece, sq: Square) -> Bitboard {
+    Bitboard(STEPS[piece.color().index()][piece.kind().index()][sq.index()])
+}
+
+/// Raw step table by color and kind.
+#[inline(always)]
+pub(crate) fn steps(color: Color, kind: PieceKind, sq: Square) -> Bitboard {
+    Bitboard(STEPS[color.index()][kind.index()][sq.index()])
+}
+
+/// The squares `piece` on `sq` attacks, given the occupancy.
+#[inline]
+pub fn attacks_from(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
+    let c = piece.color();
+    match piece.kind() {
+        PieceKind::Lance => lance_attacks(c, sq, occ),
+        PieceKind::Bishop => bishop_attacks(sq, occ),
+        PieceKind::Rook => rook_attacks(sq, occ),
+        PieceKind::Horse => bishop_attacks(sq, occ) | steps(c, PieceKind::Horse, sq),
+        PieceKind::Dragon => rook_attacks(sq, occ) | steps(c, PieceKind::Dragon, sq),
+        k => steps(c, k, sq),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::from_usi(s).unwrap()
+    }
+
+    /// Slow reference: walk each direction square by square.
+    fn slow_slider(sq0: Square, occ: Bitboard, dirs: &[usize]) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for &d in dirs {
+            let mut cur = sq0.index();
+            while let Some(n) = offset(cur, DIRS[d].0, DIRS[d].1) {
+                out |= Bitboard::from_square(Square::from_index(n).unwrap());
+                if occ.contains(Square::from_index(n).unwrap()) {
+                    break;
+                }
+                cur = n;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn sliders_match_slow_walk() {
+        let mut x: u64 = 0x9e3779b97f4a7c15;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.wrapping_mul(0x2545f4914f6cdd1d);
+            let occ = Bitboard(((x as u128) << 64 | y as u128) & (x as u128 | (y as u128) << 17)) & Bitboard::ALL;
+            for s in Square::all() {
+                assert_eq!(rook_attacks(s, occ), slow_slider(s, occ, &[0, 1, 2, 3]));
+                assert_eq!(bishop_attacks(s, occ), slow_slider(s, occ, &[4, 5, 6, 7]));
+                assert_eq!(lance_attacks(Color::Black, s, occ), slow_slider(s, occ, &[0]));
+                assert_eq!(lance_attacks(Color::White, s, occ), slow_slider(s, occ, &[1]));
+            }
+        }
+    }
+
+    #[test]
+    fn step_tables() {
+        let g = Piece::new(Color::Black, PieceKind::Gold);
+        assert_eq!(step_attacks(g, sq("5e")).count(), 6);
+        assert!(step_attacks(g, sq("5e")).contains(sq("5d")));
+        assert!(!step_attacks(g, sq("5e")).contains(sq("4f")));
+        let n = Piece::new(Color::White, PieceKind::Knight);
+        let t: Vec<String> = step_attacks(n, sq("5e")).iter().map(|s| s.to_string()).collect();
+        assert_eq!(t, vec!["4g", "6g"]);
+        assert_eq!(step_attacks(Piece::new(Color::Black, PieceKind::Pawn), sq("5a")), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn between_and_lines() {
+        assert_eq!(between(sq("1a"), sq("1e")).count(), 3);
+        assert_eq!(between(sq("1a"), sq("5e")).count(), 3);
+        assert_eq!(between(sq("1a"), sq("2c")), Bitboard::EMPTY);
+        assert_eq!(line_through(sq("5e"), sq("5a")).count(), 9);
+        assert_eq!(line_through(sq("1a"), sq("9i")).count(), 9);
+        assert_eq!(line_through(sq("1a"), sq("2c")), Bitboard::EMPTY);
+    }
+}

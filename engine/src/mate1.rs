@@ -1,0 +1,13 @@
+//! Mate-in-1.
+
+use crate::moves::Move;
+use crate::position::Position;
+
+impl Position {
+    /// A move of the side to move that checkmates at once, if one exists. Sound: a returned
+    /// move is always legal and mates; complete: if a mate-in-1 exists, one is returned.
+    /// Considers every legal check, non-promotions included.
+    pub fn mate_in_1(&self) -> Option<Move> {
+        todo!()
+    }
+}

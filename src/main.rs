@@ -1,0 +1,3 @@
+fn main() {
+    env_logger::init();
+}

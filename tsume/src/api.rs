@@ -1,0 +1,156 @@
+//! The public face of the solver: configuration, limits, results.
+
+use kanju_engine::{Hand, Move, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Which side the root's side to move plays.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum RootMode {
+    /// The side to move is the attacker and must check on every move (the tsume setting).
+    #[default]
+    Attacker,
+    /// The side to move is the defender: is every defence mated?
+    Defender,
+    /// Defender if the side to move is in check, else attacker (`RootIsAndNodeIfChecked`).
+    DefenderIfInCheck,
+}
+
+/// Solver settings that persist across searches.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Search threads sharing one table.
+    pub threads: usize,
+    /// Transposition table size in MiB; the table never grows beyond it.
+    pub hash_mb: usize,
+    /// How often the progress callback is called; zero disables it.
+    pub progress_interval: Duration,
+    /// Whether the attacker may also play the non-promotions standard generation omits.
+    /// Tsume needs them, so this is on by default.
+    pub generate_all_moves: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config { threads: 1, hash_mb: 256, progress_interval: Duration::from_millis(1000), generate_all_moves: true }
+    }
+}
+
+/// Limits of one search. `None` means unlimited.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+    /// Nodes searched, all threads together.
+    pub nodes: Option<u64>,
+    /// Longest mate (plies) of interest; longer mates are not looked for.
+    pub max_mate_len: Option<u32>,
+    /// Which side the root player is.
+    pub root: RootMode,
+}
+
+/// Why a search ended without a proof either way.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum UnknownReason {
+    /// The time limit passed.
+    Time,
+    /// The node limit was reached.
+    Nodes,
+    /// The stop flag was raised.
+    Stopped,
+    /// The table filled with entries that could not be collected.
+    TableFull,
+    /// No mate within `max_mate_len`, but a longer one was not ruled out.
+    LengthLimit,
+    /// The position is not a tsume position (e.g. the defender has no king).
+    NotApplicable,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Mate is proven; the line is a replayed, verified mate from the root.
+    Mate(Vec<Move>),
+    /// No mate exists: proven, never inferred from a limit.
+    NoMate,
+    /// Neither was proven.
+    Unknown(UnknownReason),
+}
+
+/// An alternative mating move (余詰) at an attacker node of the main line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cook {
+    /// Ply index in the main line of the attacker node (0 = root).
+    pub ply: usize,
+    /// The main line's move there.
+    pub main: Move,
+    /// Another move there that also mates.
+    pub alternative: Move,
+}
+
+/// Everything a search reports.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Mate, no mate, or unknown.
+    pub outcome: Outcome,
+    /// True if the mate length is proven minimal under tsume conventions; false means it
+    /// is an upper bound.
+    pub length_exact: bool,
+    /// Alternative mates found along the main line.
+    pub cooks: Vec<Cook>,
+    /// Pieces the attacker still holds at the end of the main line (駒余り).
+    pub spare_pieces: Hand,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+}
+
+/// A progress report, sent every `Config::progress_interval`.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Table fill, per mille.
+    pub hashfull: u32,
+    /// Time so far.
+    pub elapsed: Duration,
+    /// The current best line (a verified mate once one is found).
+    pub pv: Vec<Move>,
+    /// The mate length once a mate is proven.
+    pub mate_len: Option<u32>,
+}
+
+/// A solver owning a transposition table and its search threads.
+pub struct Solver {
+    config: Config,
+}
+
+impl Solver {
+    /// A solver with a freshly allocated table.
+    pub fn new(config: Config) -> Solver {
+        Solver { config }
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Empties the table (for a new game or problem set).
+    pub fn clear(&mut self) {}
+
+    /// Solves `pos` within `limits`. Returns early when `stop` becomes true.
+    pub fn solve(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> Solution {
+        let _ = (pos, limits, stop, progress);
+        todo!("the df-pn solver")
+    }
+}

@@ -1,0 +1,2 @@
+//! Kanju's USI front end.
+#![deny(missing_docs)]
