@@ -34,16 +34,16 @@ pub use types::{Color, Piece, PieceKind, Square};
 /// The standard initial position.
 pub const STARTPOS_SFEN: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-/// Counts the leaf nodes of the legal-move tree to `depth` (standard generation).
+/// Counts the leaf nodes of the legal-move tree to `depth`.
+///
+/// Every move the rules allow is counted, non-promotions included: that is what the
+/// published shogi perft figures count (startpos depth 5 = 19 861 490), and what
+/// rsshogi's and YaneuraOu's perft generators produce.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_with(GenMode::All, &mut list);
     if depth <= 1 {
         return if depth == 0 { 1 } else { list.len() as u64 };
     }
-    let mut n = 0;
-    for &m in list.as_slice() {
-        n += perft(&pos.play(m), depth - 1);
-    }
-    n
+    list.as_slice().iter().map(|&m| perft(&pos.play(m), depth - 1)).sum()
 }

@@ -1,20 +1,74 @@
 //! Legal move generation: all moves, checks, evasions. Every generator yields only legal moves.
+//!
+//! In shogi a piece moves exactly where it attacks, so the generators are built from the
+//! attack tables: a destination set per piece, cut by pins (a pinned piece stays on the line
+//! to its king), then expanded into the promotion choices the mode allows.
 
+use crate::attacks::{attacks_from, between, line_through, steps};
+use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::bitboard::Bitboard;
-use crate::types::{Color, Square};
+use crate::types::{Color, Piece, PieceKind, Square};
 
 /// Which non-promotions a generator includes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum GenMode {
     /// The usual convention (YaneuraOu, cshogi, rsshogi): pawn, bishop and rook moves that
-    /// could promote are generated only as promotions, and a lance only promotes on rank 2.
+    /// could promote are generated only as promotions, and a lance reaching its second rank
+    /// only promotes.
     #[default]
     Standard,
-    /// Every legal move, including the non-promotions `Standard` leaves out. Tsume needs these
-    /// (a non-promoted piece can avoid stalemating the defender into a pawn-drop mate, etc.).
+    /// Every legal move, including the non-promotions `Standard` leaves out. Tsume needs
+    /// these: a piece that stays unpromoted can avoid, for instance, a pawn-drop mate.
     All,
+}
+
+/// Which promotion choices exist for `kind` of `color` moving `from` → `to`:
+/// (promotion, non-promotion).
+#[inline(always)]
+fn promotion_choices(kind: PieceKind, color: Color, from: Square, to: Square, mode: GenMode) -> (bool, bool) {
+    let zone = Bitboard::promotion_zone(color);
+    if !kind.can_promote() || !(zone.contains(from) || zone.contains(to)) {
+        return (false, true);
+    }
+    let rank = to.relative_rank(color);
+    let all = mode == GenMode::All;
+    let stay = match kind {
+        PieceKind::Pawn => all && rank > 1,
+        PieceKind::Lance => rank >= 3 || (all && rank == 2),
+        PieceKind::Knight => rank >= 3,
+        PieceKind::Silver => true,
+        _ => all, // bishop, rook
+    };
+    (true, stay)
+}
+
+/// Squares where `color` may drop `kind` on an otherwise empty square, ignoring nifu.
+#[inline(always)]
+fn drop_zone(kind: PieceKind, color: Color) -> Bitboard {
+    let far = |n: u8| match color {
+        Color::Black => Bitboard::ranks(1, n),
+        Color::White => Bitboard::ranks(10 - n, 9),
+    };
+    match kind {
+        PieceKind::Pawn | PieceKind::Lance => !far(1),
+        PieceKind::Knight => !far(2),
+        _ => Bitboard::ALL,
+    }
+}
+
+/// Files (as full-file masks) holding an unpromoted pawn of `color`: pawn drops are barred there.
+#[inline(always)]
+fn pawn_files(pos: &Position, color: Color) -> Bitboard {
+    let pawns = pos.pieces_of(color, PieceKind::Pawn).bits();
+    // Fold each file's nine bits into one, then spread it back over the file.
+    let mut any = 0u128;
+    for f in 0..9 {
+        if pawns >> (f * 9) & 0x1ff != 0 {
+            any |= 0x1ffu128 << (f * 9);
+        }
+    }
+    Bitboard(any)
 }
 
 impl Position {
@@ -25,57 +79,347 @@ impl Position {
 
     /// All legal moves in the given mode.
     pub fn legal_moves_with(&self, mode: GenMode, list: &mut MoveList) {
-        let _ = (mode, list);
-        todo!()
+        if self.in_check() {
+            return self.evasions(mode, list);
+        }
+        let us = self.side;
+        let own = self.pieces(us);
+        self.king_moves(!own, list);
+        self.piece_moves(mode, !own, list);
+        self.drops(!self.occupied(), list);
+    }
+
+    /// The legal moves of a side in check. Empty when the side to move is not in check.
+    pub fn evasions(&self, mode: GenMode, list: &mut MoveList) {
+        let Some(ksq) = self.king_square(self.side) else { return };
+        if !self.in_check() {
+            return;
+        }
+        let own = self.pieces(self.side);
+        self.king_moves(!own, list);
+        if self.checkers.has_more_than_one() {
+            return;
+        }
+        let checker = self.checkers.single();
+        let block = between(ksq, checker);
+        self.piece_moves(mode, block | Bitboard::from_square(checker), list);
+        self.drops(block, list);
     }
 
     /// The legal moves of the side to move that give check. Empty if the opponent has no king.
     pub fn checks(&self, mode: GenMode, list: &mut MoveList) {
-        let _ = (mode, list);
-        todo!()
+        let us = self.side;
+        let them = us.flip();
+        let Some(ek) = self.king_square(them) else { return };
+        if self.in_check() {
+            let mut evasions = MoveList::new();
+            self.evasions(mode, &mut evasions);
+            for &m in evasions.as_slice() {
+                if self.gives_check(m) {
+                    list.push(m);
+                }
+            }
+            return;
+        }
+        let occ = self.occupied();
+        let own = self.pieces(us);
+        let our_king = self.king_square(us);
+        let pinned = self.pinned(us);
+        let discoverers = self.blockers(us, ek) & own;
+
+        // check_sq[k]: squares from which a piece of ours of kind k attacks the enemy king.
+        let mut check_sq = [Bitboard::EMPTY; 14];
+        for k in PieceKind::ALL {
+            if k != PieceKind::King {
+                check_sq[k.index()] = attacks_from(Piece::new(them, k), ek, occ);
+            }
+        }
+
+        for from in own.and_not(self.kind_bb(PieceKind::King)) {
+            let piece = self.board[from.index()].expect("own piece");
+            let k = piece.kind();
+            let mut targets = attacks_from(piece, from, occ).and_not(own);
+            if pinned.contains(from) {
+                if let Some(ksq) = our_king {
+                    targets &= line_through(ksq, from);
+                }
+            }
+            let discovering = discoverers.contains(from);
+            let off_line = if discovering { !line_through(from, ek) } else { Bitboard::EMPTY };
+            if !discovering {
+                let mut reach = check_sq[k.index()];
+                if k.can_promote() {
+                    reach |= check_sq[k.promote().index()];
+                }
+                targets &= reach;
+            }
+            for to in targets {
+                let (promote, stay) = promotion_choices(k, us, from, to, mode);
+                let disc = off_line.contains(to);
+                if stay && (disc || check_sq[k.index()].contains(to)) {
+                    list.push(Move::normal(from, to, false));
+                }
+                if promote && (disc || check_sq[k.promote().index()].contains(to)) {
+                    list.push(Move::normal(from, to, true));
+                }
+            }
+        }
+
+        // Our king can only check by discovery.
+        if let Some(ksq) = our_king {
+            if discoverers.contains(ksq) {
+                let targets = steps(us, PieceKind::King, ksq).and_not(own).and_not(line_through(ksq, ek));
+                let occ_wo = occ ^ Bitboard::from_square(ksq);
+                for to in targets {
+                    if !self.is_attacked(them, to, occ_wo) {
+                        list.push(Move::normal(ksq, to, false));
+                    }
+                }
+            }
+        }
+
+        let empty = !occ;
+        let hand = self.hand(us);
+        for k in hand.kinds() {
+            let targets = check_sq[k.index()] & empty & drop_zone(k, us);
+            if k == PieceKind::Pawn {
+                for to in targets.and_not(pawn_files(self, us)) {
+                    if !self.is_pawn_drop_mate(to) {
+                        list.push(Move::drop(k, to));
+                    }
+                }
+            } else {
+                for to in targets {
+                    list.push(Move::drop(k, to));
+                }
+            }
+        }
     }
 
-    /// The legal moves of a side in check. Must only be called when [`Position::in_check`].
-    pub fn evasions(&self, mode: GenMode, list: &mut MoveList) {
-        let _ = (mode, list);
-        todo!()
+    /// Legal king moves to `target`.
+    #[inline]
+    fn king_moves(&self, target: Bitboard, list: &mut MoveList) {
+        let us = self.side;
+        let Some(ksq) = self.king_square(us) else { return };
+        let occ_wo = self.occupied() ^ Bitboard::from_square(ksq);
+        for to in steps(us, PieceKind::King, ksq) & target {
+            if !self.is_attacked(us.flip(), to, occ_wo) {
+                list.push(Move::normal(ksq, to, false));
+            }
+        }
+    }
+
+    /// Legal moves of non-king pieces to `target` (pins respected).
+    #[inline]
+    fn piece_moves(&self, mode: GenMode, target: Bitboard, list: &mut MoveList) {
+        let us = self.side;
+        let occ = self.occupied();
+        let our_king = self.king_square(us);
+        let pinned = self.pinned(us);
+        let movers = self.pieces(us).and_not(self.kind_bb(PieceKind::King));
+        for from in movers {
+            let piece = self.board[from.index()].expect("own piece");
+            let k = piece.kind();
+            let mut targets = attacks_from(piece, from, occ) & target;
+            if pinned.contains(from) {
+                if let Some(ksq) = our_king {
+                    targets &= line_through(ksq, from);
+                }
+            }
+            for to in targets {
+                let (promote, stay) = promotion_choices(k, us, from, to, mode);
+                if stay {
+                    list.push(Move::normal(from, to, false));
+                }
+                if promote {
+                    list.push(Move::normal(from, to, true));
+                }
+            }
+        }
+    }
+
+    /// Legal drops onto `target` (which must hold only empty squares).
+    #[inline]
+    fn drops(&self, target: Bitboard, list: &mut MoveList) {
+        let us = self.side;
+        let hand = self.hand(us);
+        if hand.is_empty() || target.is_empty() {
+            return;
+        }
+        for k in hand.kinds() {
+            let mut targets = target & drop_zone(k, us);
+            if k == PieceKind::Pawn {
+                targets = targets.and_not(pawn_files(self, us));
+                // Only the square in front of the enemy king can be a pawn-drop mate.
+                let mate_sq = self
+                    .king_square(us.flip())
+                    .map(|ek| steps(us.flip(), PieceKind::Pawn, ek))
+                    .unwrap_or(Bitboard::EMPTY);
+                for to in targets {
+                    if !(mate_sq.contains(to) && self.is_pawn_drop_mate(to)) {
+                        list.push(Move::drop(k, to));
+                    }
+                }
+            } else {
+                for to in targets {
+                    list.push(Move::drop(k, to));
+                }
+            }
+        }
+    }
+
+    /// True if dropping a pawn on `to` (which checks the enemy king) would mate: uchifuzume.
+    pub(crate) fn is_pawn_drop_mate(&self, to: Square) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let Some(ek) = self.king_square(them) else { return false };
+        if !steps(us, PieceKind::Pawn, to).contains(ek) {
+            return false;
+        }
+        let occ = self.occupied() | Bitboard::from_square(to);
+        // Can a defender other than the king take the pawn? Pinned ones only along their line.
+        let pinned = self.pinned(them);
+        let takers = self.attackers_to_occ(them, to, occ).and_not(Bitboard::from_square(ek));
+        for s in takers {
+            if !pinned.contains(s) || line_through(ek, s).contains(to) {
+                return false;
+            }
+        }
+        // Can the king escape, taking the pawn included?
+        let occ_wo = occ ^ Bitboard::from_square(ek);
+        for sq in steps(them, PieceKind::King, ek).and_not(self.pieces(them)) {
+            if !self.is_attacked(us, sq, occ_wo) {
+                return false;
+            }
+        }
+        true
     }
 
     /// True if the side to move has at least one legal move.
     pub fn has_legal_move(&self) -> bool {
-        todo!()
+        if self.in_check() {
+            return self.has_evasion();
+        }
+        let mut list = MoveList::new();
+        self.legal_moves_with(GenMode::All, &mut list);
+        !list.is_empty()
     }
 
-    /// True if the side to move is checkmated.
-    pub fn is_checkmate(&self) -> bool {
-        self.in_check() && !self.has_legal_move()
+    /// True if the side to move, in check, has a legal reply. Stops at the first one found.
+    pub(crate) fn has_evasion(&self) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let Some(ksq) = self.king_square(us) else { return true };
+        let occ = self.occupied();
+        let own = self.pieces(us);
+        let occ_wo = occ ^ Bitboard::from_square(ksq);
+        for to in steps(us, PieceKind::King, ksq).and_not(own) {
+            if !self.is_attacked(them, to, occ_wo) {
+                return true;
+            }
+        }
+        if self.checkers.has_more_than_one() {
+            return false;
+        }
+        let checker = self.checkers.single();
+        let pinned = self.pinned(us);
+        let king_bb = Bitboard::from_square(ksq);
+        // Every reachable square has some legal promotion choice, so reaching is enough.
+        let can_reach = |sq: Square| {
+            self.attackers_to_occ(us, sq, occ).and_not(king_bb).iter().any(|s| !pinned.contains(s) || line_through(ksq, s).contains(sq))
+        };
+        if can_reach(checker) {
+            return true;
+        }
+        let block = between(ksq, checker);
+        if block.is_empty() {
+            return false;
+        }
+        let hand = self.hand(us);
+        for sq in block {
+            if can_reach(sq) {
+                return true;
+            }
+            for k in hand.kinds() {
+                if !drop_zone(k, us).contains(sq) {
+                    continue;
+                }
+                if k == PieceKind::Pawn
+                    && (pawn_files(self, us).contains(sq) || self.is_pawn_drop_mate(sq))
+                {
+                    continue;
+                }
+                return true;
+            }
+        }
+        false
     }
 
     /// True if `m` is legal here by the rules (any promotion choice the rules allow).
     pub fn is_legal(&self, m: Move) -> bool {
-        let _ = m;
-        todo!()
+        let mut list = MoveList::new();
+        self.legal_moves_with(GenMode::All, &mut list);
+        list.contains(m)
     }
 
     /// True if the legal move `m` gives check.
     pub fn gives_check(&self, m: Move) -> bool {
-        let _ = m;
-        todo!()
+        let us = self.side;
+        let them = us.flip();
+        let Some(ek) = self.king_square(them) else { return false };
+        let to = m.to();
+        let to_bb = Bitboard::from_square(to);
+        let (piece, occ) = match m.from() {
+            None => {
+                let k = m.drop_kind().expect("drop");
+                (Piece::new(us, k), self.occupied() | to_bb)
+            }
+            Some(from) => {
+                let p = self.board[from.index()].expect("moving piece");
+                let k = if m.is_promotion() { p.kind().promote() } else { p.kind() };
+                (Piece::new(us, k), (self.occupied() ^ Bitboard::from_square(from)) | to_bb)
+            }
+        };
+        if attacks_from(piece, to, occ).contains(ek) {
+            return true;
+        }
+        let Some(from) = m.from() else { return false };
+        // A discovered check comes along the line the moving piece left.
+        let line = line_through(from, ek);
+        if line.is_empty() || line.contains(to) {
+            return false;
+        }
+        let rays = self.slider_attackers(us, ek, occ) & line;
+        rays.and_not(to_bb).is_nonempty()
+    }
+
+    /// Sliders of `color` that attack `sq` with occupancy `occ`.
+    #[inline]
+    fn slider_attackers(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        use crate::attacks::{bishop_attacks, lance_attacks, rook_attacks};
+        use PieceKind::*;
+        let k = |kind: PieceKind| self.kind_bb(kind);
+        ((rook_attacks(sq, occ) & (k(Rook) | k(Dragon)))
+            | (bishop_attacks(sq, occ) & (k(Bishop) | k(Horse)))
+            | (lance_attacks(color.flip(), sq, occ) & k(Lance)))
+            & self.pieces(color)
     }
 
     /// Pieces of `color` attacking `sq` with the current occupancy.
     pub fn attackers_to(&self, color: Color, sq: Square) -> Bitboard {
-        let _ = (color, sq);
-        todo!()
+        self.attackers_to_occ(color, sq, self.occupied())
     }
 
     /// Pieces of `color` pinned against `color`'s own king.
     pub fn pinned(&self, color: Color) -> Bitboard {
-        let _ = color;
-        todo!()
+        match self.king_square(color) {
+            Some(k) => self.blockers(color.flip(), k) & self.pieces(color),
+            None => Bitboard::EMPTY,
+        }
     }
 
     /// Makes the legal move `m` and returns the new position.
+    #[inline]
     pub fn play(&self, m: Move) -> Position {
         let mut p = self.clone();
         p.do_move(m);
@@ -84,7 +428,27 @@ impl Position {
 
     /// Makes the legal move `m` in place.
     pub fn do_move(&mut self, m: Move) {
-        let _ = m;
-        todo!()
+        let us = self.side;
+        let to = m.to();
+        match m.from() {
+            None => {
+                let k = m.drop_kind().expect("drop");
+                self.remove_from_hand(us, k);
+                self.put(to, Piece::new(us, k));
+            }
+            Some(from) => {
+                if self.board[to.index()].is_some() {
+                    let captured = self.take(to);
+                    self.add_to_hand(us, captured.kind().unpromote());
+                }
+                let p = self.take(from);
+                let k = if m.is_promotion() { p.kind().promote() } else { p.kind() };
+                self.put(to, Piece::new(us, k));
+            }
+        }
+        self.side = us.flip();
+        self.board_key ^= crate::zobrist::SIDE;
+        self.ply += 1;
+        self.refresh_checkers();
     }
 }

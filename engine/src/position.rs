@@ -2,7 +2,6 @@
 
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
-use crate::moves::Move;
 use crate::types::{Color, Piece, PieceKind, Square};
 use std::fmt;
 
@@ -166,5 +165,136 @@ impl Position {
     #[inline(always)]
     pub fn ply(&self) -> u32 {
         self.ply
+    }
+}
+
+// Internal mutation and queries shared by the generators.
+impl Position {
+    /// A position with nothing on the board and nothing in hand.
+    pub(crate) fn empty(side: Color, ply: u32) -> Position {
+        Position {
+            board: [None; 81],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; 14],
+            hands: [Hand::EMPTY; 2],
+            side,
+            kings: [None; 2],
+            checkers: Bitboard::EMPTY,
+            board_key: if side == Color::White { crate::zobrist::SIDE } else { 0 },
+            hand_key: 0,
+            ply,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        let bb = Bitboard::from_square(sq);
+        self.board[sq.index()] = Some(p);
+        self.by_color[p.color().index()] |= bb;
+        self.by_kind[p.kind().index()] |= bb;
+        self.board_key ^= crate::zobrist::piece_square(p, sq);
+        if p.kind() == PieceKind::King {
+            self.kings[p.color().index()] = Some(sq);
+        }
+    }
+
+    /// Removes and returns the piece on `sq`, which must be occupied.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, sq: Square) -> Piece {
+        let p = self.board[sq.index()].expect("take from an occupied square");
+        let bb = Bitboard::from_square(sq);
+        self.board[sq.index()] = None;
+        self.by_color[p.color().index()] ^= bb;
+        self.by_kind[p.kind().index()] ^= bb;
+        self.board_key ^= crate::zobrist::piece_square(p, sq);
+        p
+    }
+
+    #[inline(always)]
+    pub(crate) fn add_to_hand(&mut self, c: Color, k: PieceKind) {
+        self.hands[c.index()] = self.hands[c.index()].add(k);
+        self.hand_key = self.hand_key.wrapping_add(crate::zobrist::hand_piece(c, k));
+    }
+
+    #[inline(always)]
+    pub(crate) fn remove_from_hand(&mut self, c: Color, k: PieceKind) {
+        self.hands[c.index()] = self.hands[c.index()].remove(k);
+        self.hand_key = self.hand_key.wrapping_sub(crate::zobrist::hand_piece(c, k));
+    }
+
+    /// Gold movers of `color`: golds and the four promoted minor pieces.
+    #[inline(always)]
+    pub(crate) fn golds(&self, color: Color) -> Bitboard {
+        (self.by_kind[PieceKind::Gold.index()]
+            | self.by_kind[PieceKind::ProPawn.index()]
+            | self.by_kind[PieceKind::ProLance.index()]
+            | self.by_kind[PieceKind::ProKnight.index()]
+            | self.by_kind[PieceKind::ProSilver.index()])
+            & self.by_color[color.index()]
+    }
+
+    #[inline(always)]
+    pub(crate) fn kind_bb(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
+    }
+
+    /// Pieces of `color` that attack `sq` when the board's occupancy is `occ`.
+    /// In shogi a piece moves exactly where it attacks, so these are also the pieces
+    /// that can move to `sq`.
+    #[inline]
+    pub(crate) fn attackers_to_occ(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        use crate::attacks::{bishop_attacks, lance_attacks, rook_attacks, steps};
+        use PieceKind::*;
+        let them = color.flip();
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let hd = k(Horse) | k(Dragon);
+        let a = (steps(them, Pawn, sq) & k(Pawn))
+            | (steps(them, Knight, sq) & k(Knight))
+            | (steps(them, Silver, sq) & k(Silver))
+            | (steps(them, Gold, sq)
+                & (k(Gold) | k(ProPawn) | k(ProLance) | k(ProKnight) | k(ProSilver)))
+            | (steps(them, King, sq) & (k(King) | hd))
+            | (lance_attacks(them, sq, occ) & k(Lance))
+            | (bishop_attacks(sq, occ) & (k(Bishop) | k(Horse)))
+            | (rook_attacks(sq, occ) & (k(Rook) | k(Dragon)));
+        a & self.by_color[color.index()]
+    }
+
+    /// True if `color` attacks `sq` with occupancy `occ`.
+    #[inline(always)]
+    pub(crate) fn is_attacked(&self, color: Color, sq: Square, occ: Bitboard) -> bool {
+        self.attackers_to_occ(color, sq, occ).is_nonempty()
+    }
+
+    /// Pieces (of either color) that alone stand between a slider of `slider_color` and
+    /// the square `target`: pinned pieces when they belong to `target`'s owner, and
+    /// discovered-check candidates when they belong to the slider's side.
+    #[inline]
+    pub(crate) fn blockers(&self, slider_color: Color, target: Square) -> Bitboard {
+        use crate::attacks::{bishop_pseudo, lance_pseudo, rook_pseudo};
+        use PieceKind::*;
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let snipers = ((rook_pseudo(target) & (k(Rook) | k(Dragon)))
+            | (bishop_pseudo(target) & (k(Bishop) | k(Horse)))
+            | (lance_pseudo(slider_color.flip(), target) & k(Lance)))
+            & self.by_color[slider_color.index()];
+        let occ = self.occupied();
+        let mut out = Bitboard::EMPTY;
+        for s in snipers {
+            let b = crate::attacks::between(target, s) & occ;
+            if b.is_nonempty() && !b.has_more_than_one() {
+                out |= b;
+            }
+        }
+        out
+    }
+
+    /// Recomputes the checkers of the side to move.
+    #[inline]
+    pub(crate) fn refresh_checkers(&mut self) {
+        self.checkers = match self.kings[self.side.index()] {
+            Some(k) => self.attackers_to_occ(self.side.flip(), k, self.occupied()),
+            None => Bitboard::EMPTY,
+        };
     }
 }
