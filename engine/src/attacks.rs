@@ -10,7 +10,8 @@ use crate::bitboard::Bitboard;
 use crate::types::{Color, Piece, PieceKind, Square};
 
 /// The eight directions as (file delta, rank delta). Rank delta −1 is "up" for Black.
-const DIRS: [(i8, i8); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (1, 1), (-1, -1), (-1, 1)];
+/// Opposite directions are paired as `d` and `d ^ 1`.
+const DIRS: [(i8, i8); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, 1), (1, 1), (-1, -1)];
 const UP: usize = 0;
 const DOWN: usize = 1;
 /// Directions whose square index increases along the ray (first blocker = lowest bit).
@@ -300,5 +301,17 @@ mod tests {
         assert_eq!(line_through(sq("5e"), sq("5a")).count(), 9);
         assert_eq!(line_through(sq("1a"), sq("9i")).count(), 9);
         assert_eq!(line_through(sq("1a"), sq("2c")), Bitboard::EMPTY);
+        // Lines run both ways from the pair, whichever way round they are given.
+        for (a, b, n) in [("4d", "3c"), ("3c", "4d"), ("5e", "6d"), ("5e", "4e"), ("5e", "5f")].map(|(a, b)| (a, b, 9)) {
+            let l = line_through(sq(a), sq(b));
+            assert_eq!(l, line_through(sq(b), sq(a)));
+            assert!(l.contains(sq(a)) && l.contains(sq(b)));
+            assert!(l.count() >= 7 && l.count() <= n, "{a}-{b}: {l:?}");
+        }
+        assert!(line_through(sq("4d"), sq("3c")).contains(sq("6f")));
+        assert!(line_through(sq("4d"), sq("3c")).contains(sq("2b")));
+        for d in 0..8 {
+            assert_eq!((DIRS[d].0 + DIRS[d ^ 1].0, DIRS[d].1 + DIRS[d ^ 1].1), (0, 0));
+        }
     }
 }

@@ -71,6 +71,33 @@ fn pawn_files(pos: &Position, color: Color) -> Bitboard {
     Bitboard(any)
 }
 
+/// Files ±2 and ranks ±4 around `sq`: where a stepping piece must stand to check a king
+/// on `sq` in one move (a knight jumps two ranks to a square up to two ranks away).
+#[inline(always)]
+fn near_king(sq: Square) -> Bitboard {
+    NEAR_KING[sq.index()]
+}
+
+static NEAR_KING: [Bitboard; 81] = {
+    let mut t = [Bitboard::EMPTY; 81];
+    let mut s = 0;
+    while s < 81 {
+        let (f, r) = ((s / 9) as i32, (s % 9) as i32);
+        let mut bits = 0u128;
+        let mut i = 0;
+        while i < 81 {
+            let (g, q) = ((i / 9) as i32, (i % 9) as i32);
+            if (g - f).abs() <= 2 && (q - r).abs() <= 4 {
+                bits |= 1u128 << i;
+            }
+            i += 1;
+        }
+        t[s] = Bitboard(bits);
+        s += 1;
+    }
+    t
+};
+
 impl Position {
     /// All legal moves, standard convention.
     pub fn legal_moves(&self, list: &mut MoveList) {
@@ -129,13 +156,32 @@ impl Position {
 
         // check_sq[k]: squares from which a piece of ours of kind k attacks the enemy king.
         let mut check_sq = [Bitboard::EMPTY; 14];
-        for k in PieceKind::ALL {
-            if k != PieceKind::King {
-                check_sq[k.index()] = attacks_from(Piece::new(them, k), ek, occ);
-            }
+        let gold = steps(them, PieceKind::Gold, ek);
+        let bishop = crate::attacks::bishop_attacks(ek, occ);
+        let rook = crate::attacks::rook_attacks(ek, occ);
+        let king = steps(them, PieceKind::King, ek);
+        check_sq[PieceKind::Pawn.index()] = steps(them, PieceKind::Pawn, ek);
+        check_sq[PieceKind::Lance.index()] = crate::attacks::lance_attacks(them, ek, occ);
+        check_sq[PieceKind::Knight.index()] = steps(them, PieceKind::Knight, ek);
+        check_sq[PieceKind::Silver.index()] = steps(them, PieceKind::Silver, ek);
+        check_sq[PieceKind::Bishop.index()] = bishop;
+        check_sq[PieceKind::Rook.index()] = rook;
+        check_sq[PieceKind::Horse.index()] = bishop | king;
+        check_sq[PieceKind::Dragon.index()] = rook | king;
+        for k in [PieceKind::Gold, PieceKind::ProPawn, PieceKind::ProLance, PieceKind::ProKnight, PieceKind::ProSilver] {
+            check_sq[k.index()] = gold;
         }
 
-        for from in own.and_not(self.kind_bb(PieceKind::King)) {
+        // A stepping piece can only check from a square next to the king or a knight's jump
+        // away, so it must start inside a small box around the king unless it discovers.
+        let sliders = self.kind_bb(PieceKind::Lance)
+            | self.kind_bb(PieceKind::Bishop)
+            | self.kind_bb(PieceKind::Rook)
+            | self.kind_bb(PieceKind::Horse)
+            | self.kind_bb(PieceKind::Dragon);
+        let movers = own.and_not(self.kind_bb(PieceKind::King))
+            & (near_king(ek) | sliders | discoverers);
+        for from in movers {
             let piece = self.board[from.index()].expect("own piece");
             let k = piece.kind();
             let mut targets = attacks_from(piece, from, occ).and_not(own);
@@ -389,20 +435,8 @@ impl Position {
         if line.is_empty() || line.contains(to) {
             return false;
         }
-        let rays = self.slider_attackers(us, ek, occ) & line;
+        let rays = self.slider_attackers_occ(us, ek, occ) & line;
         rays.and_not(to_bb).is_nonempty()
-    }
-
-    /// Sliders of `color` that attack `sq` with occupancy `occ`.
-    #[inline]
-    fn slider_attackers(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        use crate::attacks::{bishop_attacks, lance_attacks, rook_attacks};
-        use PieceKind::*;
-        let k = |kind: PieceKind| self.kind_bb(kind);
-        ((rook_attacks(sq, occ) & (k(Rook) | k(Dragon)))
-            | (bishop_attacks(sq, occ) & (k(Bishop) | k(Horse)))
-            | (lance_attacks(color.flip(), sq, occ) & k(Lance)))
-            & self.pieces(color)
     }
 
     /// Pieces of `color` attacking `sq` with the current occupancy.

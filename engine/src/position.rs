@@ -222,17 +222,6 @@ impl Position {
         self.hand_key = self.hand_key.wrapping_sub(crate::zobrist::hand_piece(c, k));
     }
 
-    /// Gold movers of `color`: golds and the four promoted minor pieces.
-    #[inline(always)]
-    pub(crate) fn golds(&self, color: Color) -> Bitboard {
-        (self.by_kind[PieceKind::Gold.index()]
-            | self.by_kind[PieceKind::ProPawn.index()]
-            | self.by_kind[PieceKind::ProLance.index()]
-            | self.by_kind[PieceKind::ProKnight.index()]
-            | self.by_kind[PieceKind::ProSilver.index()])
-            & self.by_color[color.index()]
-    }
-
     #[inline(always)]
     pub(crate) fn kind_bb(&self, kind: PieceKind) -> Bitboard {
         self.by_kind[kind.index()]
@@ -243,7 +232,7 @@ impl Position {
     /// that can move to `sq`.
     #[inline]
     pub(crate) fn attackers_to_occ(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        use crate::attacks::{bishop_attacks, lance_attacks, rook_attacks, steps};
+        use crate::attacks::steps;
         use PieceKind::*;
         let them = color.flip();
         let k = |kind: PieceKind| self.by_kind[kind.index()];
@@ -253,11 +242,35 @@ impl Position {
             | (steps(them, Silver, sq) & k(Silver))
             | (steps(them, Gold, sq)
                 & (k(Gold) | k(ProPawn) | k(ProLance) | k(ProKnight) | k(ProSilver)))
-            | (steps(them, King, sq) & (k(King) | hd))
-            | (lance_attacks(them, sq, occ) & k(Lance))
-            | (bishop_attacks(sq, occ) & (k(Bishop) | k(Horse)))
-            | (rook_attacks(sq, occ) & (k(Rook) | k(Dragon)));
-        a & self.by_color[color.index()]
+            | (steps(them, King, sq) & (k(King) | hd));
+        (a | self.slider_attackers_occ(color, sq, occ)) & self.by_color[color.index()]
+    }
+
+    /// Sliding attackers (lance, bishop, rook, horse, dragon) of `color` on `sq`. Rays are
+    /// only walked when an empty-board ray already meets such a piece: tsume positions
+    /// have few sliders, so this usually costs three table lookups.
+    #[inline(always)]
+    pub(crate) fn slider_attackers_occ(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        use crate::attacks::{
+            bishop_attacks, bishop_pseudo, lance_attacks, lance_pseudo, rook_attacks, rook_pseudo,
+        };
+        use PieceKind::*;
+        let own = self.by_color[color.index()];
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let mut out = Bitboard::EMPTY;
+        let lances = k(Lance) & own;
+        if (lance_pseudo(color.flip(), sq) & lances).is_nonempty() {
+            out |= lance_attacks(color.flip(), sq, occ) & lances;
+        }
+        let diag = (k(Bishop) | k(Horse)) & own;
+        if (bishop_pseudo(sq) & diag).is_nonempty() {
+            out |= bishop_attacks(sq, occ) & diag;
+        }
+        let orth = (k(Rook) | k(Dragon)) & own;
+        if (rook_pseudo(sq) & orth).is_nonempty() {
+            out |= rook_attacks(sq, occ) & orth;
+        }
+        out
     }
 
     /// True if `color` attacks `sq` with occupancy `occ`.
