@@ -1,0 +1,256 @@
+//! The `kanju` command line: USI by default, `solve`, `perft`, `--help`.
+
+mod args;
+mod batch;
+mod json;
+mod problems;
+mod solve;
+
+pub use args::{parse_duration, parse_solve, SolveArgs};
+pub use problems::{parse_line, Line, Problem};
+
+use crate::frontend::{self, Flow, Identity};
+use crate::output::Output;
+use kanju_tsume::Solver;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// The help text; `VERSION` is replaced by the build's version.
+const HELP: &str = "\
+Kanju VERSION: a shogi mate (tsume) engine
+
+USAGE:
+    kanju                          speak USI on stdin/stdout (for GUIs and scripts)
+    kanju solve <SFEN | FILE> [OPTIONS]
+    kanju perft <DEPTH> [--sfen <SFEN>]
+    kanju --help | --version
+
+USI:
+    Register the kanju executable in ShogiGUI, Shogidokoro or ShogiHome as a mate
+    (tsume) engine. Commands: usi, isready, setoption, usinewgame, position,
+    go mate <ms>|infinite [nodes N], go btime/wtime/byoyomi/movetime/infinite,
+    stop, ponderhit, gameover, quit. A mate search ends in exactly one of
+    'checkmate <moves>', 'checkmate nomate' (proven) or 'checkmate timeout'.
+    Options: USI_Hash (MiB), Threads, PvInterval (ms, 0 = off), NodesLimit (0 = none),
+    RootIsAndNodeIfChecked, GenerateAllLegalMoves, WriteDebugLog, ClearHash.
+    Logs go to stderr; set RUST_LOG=debug for more.
+
+SOLVE:
+    <SFEN>             a position: '<board> <side> <hands> [<move number>]', optionally
+                       preceded by 'sfen' or 'position sfen' and followed by
+                       'moves ...'; 'startpos' works too. Quote it or pass its words.
+    <FILE>             one problem per line: an SFEN as above, or a JSON object with a
+                       'sfen' field (and optionally 'name', 'mate_plies'). Blank lines and
+                       lines starting with '#' are skipped. '-' reads standard input.
+                       Results are JSON Lines on stdout, one per problem, in input order;
+                       a progress bar (on a terminal) and a summary go to stderr.
+    --time <T>         time per problem: 10s, 500ms, 2m, 1h, or none  [default: 10s]
+    --nodes <N>        node limit per problem
+    --threads <T>      solver threads per problem  [default: 1]
+    --hash <MiB>       table size per job  [default: 256]
+    --jobs <J>         problems solved at once (each with its own table)  [default: 1]
+    --json             print a single problem's result as JSON too
+    --defender-root    the side to move defends: is every defence mated?
+    --quiet            no progress bar or summary
+
+    For one problem Kanju prints the result, the line in USI and in Japanese notation
+    (▲２四銀 △同玉 ...), the length, 余詰 (other mating moves on the attacker's side of
+    the main line), 駒余り (pieces the attacker still holds at the end), nodes, time, nps.
+    JSON fields: line, name, sfen, expected_plies, result (mate | nomate | unknown |
+    error), moves, kifu, length, length_exact, cooks [{ply, main, alternative,
+    main_kifu, alternative_kifu}], spare_pieces, reason, error, nodes, time_ms, nps.
+
+PERFT:
+    kanju perft 3                  leaf count of the legal move tree from the start
+    kanju perft 2 --sfen <SFEN>    from another position
+
+EXIT STATUS:
+    0  done (whatever the results)
+    1  a position or a line of a file is not a problem (a batch still does the rest)
+    2  bad command line or unreadable file
+";
+
+fn help(version: &str) -> String {
+    HELP.replace("VERSION", version)
+}
+
+/// Runs the program with `args` (without the program name). Returns the exit code.
+/// After USI `quit` it returns at once, without waiting for a search: the caller should
+/// exit the process with the code.
+pub fn main(args: &[String], version: &str) -> i32 {
+    let identity = Identity {
+        name: format!("Kanju {version}"),
+        author: "the Kanju developers".into(),
+    };
+    match args.first().map(String::as_str) {
+        None | Some("usi") => {
+            // Whether it ended by `quit` or end of input, the caller exits at once, which
+            // also ends any solver threads still winding down.
+            let _: Flow = frontend::run(std::io::stdin().lock(), Output::stdout(), identity);
+            0
+        }
+        Some("-h" | "--help" | "help") => {
+            print!("{}", help(version));
+            0
+        }
+        Some("-V" | "--version" | "version") => {
+            println!("kanju {version}");
+            0
+        }
+        Some("solve") => solve_cmd(&args[1..], version),
+        Some("perft") => perft_cmd(&args[1..]),
+        Some(other) => {
+            eprintln!("kanju: unknown command '{other}' (see kanju --help)");
+            2
+        }
+    }
+}
+
+fn solve_cmd(args: &[String], version: &str) -> i32 {
+    let a = match parse_solve(args) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            print!("{}", help(version));
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("kanju solve: {e}");
+            return 2;
+        }
+    };
+    if a.target.len() == 1
+        && !a.target[0].contains(char::is_whitespace)
+        && a.target[0] != "startpos"
+    {
+        return batch::run(&a, &a.target[0]);
+    }
+    let text = a.target.join(" ");
+    let p = match parse_line(1, &text) {
+        Line::Problem(p) => p,
+        Line::Error(e) => {
+            eprintln!("kanju solve: {e}");
+            return 1;
+        }
+        Line::Skip => {
+            eprintln!("kanju solve: no position given");
+            return 2;
+        }
+    };
+    let live = !a.quiet && !a.json && std::io::stderr().is_terminal();
+    let interval = if live {
+        Duration::from_secs(1)
+    } else {
+        Duration::ZERO
+    };
+    let mut solver = Solver::new(solve::config(&a, interval));
+    let mut show = |pr: &kanju_tsume::Progress| {
+        if live {
+            eprint!(
+                "\r\x1b[Knodes {}  nps {}  hashfull {}  time {:.1}s",
+                pr.nodes,
+                pr.nps,
+                pr.hashfull,
+                pr.elapsed.as_secs_f64()
+            );
+        }
+    };
+    let r = solve::solve(&mut solver, &p, &a, &mut show);
+    if live {
+        eprint!("\r\x1b[K");
+    }
+    match r {
+        Err(e) => {
+            eprintln!("kanju solve: {e}");
+            if a.json {
+                println!("{}", solve::json_record(&p, &Err(e)));
+            }
+            1
+        }
+        Ok(s) => {
+            if a.json {
+                println!("{}", solve::json_record(&p, &Ok(s)));
+            } else {
+                println!("{}", solve::text_report(&p, &s));
+            }
+            0
+        }
+    }
+}
+
+fn perft_cmd(args: &[String]) -> i32 {
+    let mut depth = None;
+    let mut sfen_words: Vec<String> = Vec::new();
+    let mut in_sfen = false;
+    for a in args {
+        if a == "--sfen" {
+            in_sfen = true;
+        } else if in_sfen {
+            sfen_words.push(a.clone());
+        } else if a == "-h" || a == "--help" {
+            println!(
+                "kanju perft <DEPTH> [--sfen <SFEN>]: counts the leaves of the legal move tree"
+            );
+            return 0;
+        } else if depth.is_none() {
+            match a.parse::<u32>() {
+                Ok(d) if d <= 12 => depth = Some(d),
+                _ => {
+                    eprintln!("kanju perft: '{a}' is not a depth in 0..=12");
+                    return 2;
+                }
+            }
+        } else {
+            eprintln!("kanju perft: unexpected '{a}'");
+            return 2;
+        }
+    }
+    let Some(depth) = depth else {
+        eprintln!("kanju perft: a depth is required");
+        return 2;
+    };
+    if in_sfen && sfen_words.is_empty() {
+        eprintln!("kanju perft: --sfen needs a position");
+        return 2;
+    }
+    let text = if sfen_words.is_empty() {
+        "startpos".to_string()
+    } else {
+        sfen_words.join(" ")
+    };
+    let p = match parse_line(1, &text) {
+        Line::Problem(p) => p,
+        Line::Error(e) => {
+            eprintln!("kanju perft: {e}");
+            return 1;
+        }
+        Line::Skip => {
+            eprintln!("kanju perft: no position given");
+            return 2;
+        }
+    };
+    let run = std::panic::catch_unwind(|| {
+        let pos = frontend::build_position(&p.start, &p.moves)?;
+        let t = Instant::now();
+        let n = kanju_engine::perft(&pos, depth);
+        Ok::<_, String>((n, t.elapsed()))
+    });
+    match run {
+        Ok(Ok((n, t))) => {
+            println!("{n}");
+            let nps = (n as u128 * 1_000_000 / t.as_micros().max(1)) as u64;
+            eprintln!(
+                "perft {depth}: {n} nodes in {:.3} s ({nps} nps)",
+                t.as_secs_f64()
+            );
+            0
+        }
+        Ok(Err(e)) => {
+            eprintln!("kanju perft: bad position: {e}");
+            1
+        }
+        Err(p) => {
+            eprintln!("kanju perft: internal error: {}", solve::panic_text(&*p));
+            1
+        }
+    }
+}

@@ -1,0 +1,239 @@
+//! Solving one problem and describing the result, as text for people and as one JSON
+//! object for scripts.
+
+use super::args::SolveArgs;
+use super::json::Obj;
+use super::problems::Problem;
+use crate::frontend::build_position;
+use crate::notation;
+use crate::report::{self, unknown_reason};
+use kanju_engine::{Move, Position};
+use kanju_tsume::{Config, Limits, Outcome, Progress, RootMode, Solution, Solver};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// A finished search.
+pub struct Solved {
+    /// The root position.
+    pub pos: Position,
+    /// What the solver found.
+    pub sol: Solution,
+    /// True if the root player defends.
+    pub defends: bool,
+}
+
+/// The solver settings `kanju solve` asks for.
+pub fn config(args: &SolveArgs, progress_interval: Duration) -> Config {
+    Config {
+        threads: args.threads,
+        hash_mb: args.hash_mb,
+        progress_interval,
+        generate_all_moves: true,
+    }
+}
+
+pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// Builds the problem's position and solves it. `Err` names what went wrong, for the
+/// line's error report. A panic inside the engine is caught and reported the same way;
+/// the caller must then drop `solver`.
+pub fn solve(
+    solver: &mut Solver,
+    p: &Problem,
+    args: &SolveArgs,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Solved, String> {
+    let pos = catch_unwind(AssertUnwindSafe(|| build_position(&p.start, &p.moves)))
+        .map_err(|e| format!("internal error reading the position: {}", panic_text(&*e)))?
+        .map_err(|e| format!("bad position: {e}"))?;
+    let root = if args.defender_root {
+        RootMode::Defender
+    } else {
+        RootMode::Attacker
+    };
+    let limits = Limits {
+        time: args.time,
+        nodes: args.nodes,
+        max_mate_len: None,
+        root,
+    };
+    let stop = AtomicBool::new(false);
+    let sol = catch_unwind(AssertUnwindSafe(|| {
+        solver.solve(&pos, &limits, &stop, progress)
+    }))
+    .map_err(|e| format!("internal error in the solver: {}", panic_text(&*e)))?;
+    let defends = report::root_defends(root, &pos);
+    Ok(Solved { pos, sol, defends })
+}
+
+fn kifu_or_usi(pos: &Position, moves: &[Move]) -> Vec<String> {
+    catch_unwind(AssertUnwindSafe(|| notation::kifu_line(pos, moves)))
+        .unwrap_or_else(|_| moves.iter().map(|m| m.to_usi()).collect())
+}
+
+/// A cook described in both notations.
+struct CookText {
+    ply: usize,
+    main: String,
+    alternative: String,
+    main_kifu: String,
+    alternative_kifu: String,
+}
+
+fn cooks(s: &Solved) -> Vec<CookText> {
+    let Outcome::Mate(line) = &s.sol.outcome else {
+        return Vec::new();
+    };
+    s.sol
+        .cooks
+        .iter()
+        .map(|c| {
+            let kifu = catch_unwind(AssertUnwindSafe(|| {
+                let mut pos = s.pos.clone();
+                for &m in line.iter().take(c.ply) {
+                    pos.do_move(m);
+                }
+                let prev = c
+                    .ply
+                    .checked_sub(1)
+                    .and_then(|i| line.get(i))
+                    .map(|m| m.to());
+                let mark = notation::side_mark(pos.side_to_move());
+                (
+                    format!("{mark}{}", notation::kifu_move(&pos, c.main, prev)),
+                    format!("{mark}{}", notation::kifu_move(&pos, c.alternative, prev)),
+                )
+            }));
+            let (main_kifu, alternative_kifu) =
+                kifu.unwrap_or_else(|_| (c.main.to_usi(), c.alternative.to_usi()));
+            CookText {
+                ply: c.ply + 1,
+                main: c.main.to_usi(),
+                alternative: c.alternative.to_usi(),
+                main_kifu,
+                alternative_kifu,
+            }
+        })
+        .collect()
+}
+
+fn nps(s: &Solution) -> u64 {
+    (s.nodes as u128 * 1_000_000 / s.elapsed.as_micros().max(1)) as u64
+}
+
+fn result_word(o: &Outcome) -> &'static str {
+    match o {
+        Outcome::Mate(_) => "mate",
+        Outcome::NoMate => "nomate",
+        Outcome::Unknown(_) => "unknown",
+    }
+}
+
+/// The JSON record of one problem (its line, or a whole result).
+pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
+    let mut o = Obj::new();
+    o.put("line", p.line as u64);
+    if let Some(n) = &p.name {
+        o.put("name", n.as_str());
+    }
+    o.put("sfen", p.sfen_text());
+    if let Some(e) = p.expected_plies {
+        o.put("expected_plies", e);
+    }
+    match r {
+        Err(e) => {
+            o.put("result", "error").put("error", e.as_str());
+        }
+        Ok(s) => {
+            o.put("result", result_word(&s.sol.outcome));
+            match &s.sol.outcome {
+                Outcome::Mate(line) => {
+                    let usi: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
+                    o.put("moves", usi)
+                        .put("kifu", kifu_or_usi(&s.pos, line))
+                        .put("length", line.len() as u64)
+                        .put("length_exact", s.sol.length_exact);
+                    let cs: Vec<Obj> = cooks(s)
+                        .into_iter()
+                        .map(|c| {
+                            let mut co = Obj::new();
+                            co.put("ply", c.ply as u64)
+                                .put("main", c.main)
+                                .put("alternative", c.alternative)
+                                .put("main_kifu", c.main_kifu)
+                                .put("alternative_kifu", c.alternative_kifu);
+                            co
+                        })
+                        .collect();
+                    o.put_objs("cooks", &cs);
+                    o.put("spare_pieces", notation::hand_sfen(s.sol.spare_pieces));
+                }
+                Outcome::NoMate => {}
+                Outcome::Unknown(r) => {
+                    o.put("reason", unknown_reason(*r));
+                }
+            }
+            if s.defends {
+                o.put("defender_root", true);
+            }
+            o.put("nodes", s.sol.nodes)
+                .put(
+                    "time_ms",
+                    (s.sol.elapsed.as_secs_f64() * 10_000.0).round() / 10.0,
+                )
+                .put("nps", nps(&s.sol));
+        }
+    }
+    o.render()
+}
+
+/// The human-readable report of one solved problem.
+pub fn text_report(p: &Problem, s: &Solved) -> String {
+    let mut out = Vec::new();
+    out.push(format!("position:  {}", p.sfen_text()));
+    match &s.sol.outcome {
+        Outcome::Mate(line) => {
+            let who = if s.defends {
+                "the side to move is mated"
+            } else {
+                "mate"
+            };
+            let exact = if s.sol.length_exact {
+                ""
+            } else {
+                " (upper bound: a shorter mate is not ruled out)"
+            };
+            out.push(format!("result:    {who} in {}{exact}", line.len()));
+            out.push(format!("usi:       {}", report::usi_moves(line)));
+            out.push(format!(
+                "kifu:      {}",
+                kifu_or_usi(&s.pos, line).join(" ")
+            ));
+            out.push(format!("length:    {} plies", line.len()));
+            let cs = cooks(s);
+            if cs.is_empty() {
+                out.push("余詰:      none found".to_string());
+            } else {
+                for c in cs {
+                    out.push(format!(
+                        "余詰:      ply {}: {} ({}) also mates; main line {} ({})",
+                        c.ply, c.alternative_kifu, c.alternative, c.main_kifu, c.main
+                    ));
+                }
+            }
+            out.push(format!("駒余り:    {}", notation::hand(s.sol.spare_pieces)));
+        }
+        Outcome::NoMate => out.push("result:    no mate (proven)".to_string()),
+        Outcome::Unknown(r) => out.push(format!("result:    unknown: {}", unknown_reason(*r))),
+    }
+    out.push(format!("nodes:     {}", s.sol.nodes));
+    out.push(format!("time:      {:.3} s", s.sol.elapsed.as_secs_f64()));
+    out.push(format!("nps:       {}", nps(&s.sol)));
+    out.join("\n")
+}

@@ -1,0 +1,189 @@
+//! Turning solver results into USI lines.
+
+use kanju_engine::{Move, Position};
+use kanju_tsume::{Outcome, Progress, RootMode, Solution, UnknownReason};
+use std::time::Duration;
+
+/// True if the side to move at the root plays the defender under `mode`.
+pub fn root_defends(mode: RootMode, pos: &Position) -> bool {
+    match mode {
+        RootMode::Attacker => false,
+        RootMode::Defender => true,
+        RootMode::DefenderIfInCheck => pos.in_check(),
+    }
+}
+
+/// Moves in USI, space separated.
+pub fn usi_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_usi())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn ms(d: Duration) -> u128 {
+    d.as_millis()
+}
+
+/// The USI mate score of a line of `len` plies: negative when the side to move is mated.
+fn mate_score(len: usize, defends: bool) -> String {
+    if defends {
+        format!("score mate -{len}")
+    } else {
+        format!("score mate {len}")
+    }
+}
+
+/// The periodic `info` line.
+pub fn progress_line(p: &Progress, defends: bool) -> String {
+    let mut s = format!(
+        "info time {} nodes {} nps {} hashfull {}",
+        ms(p.elapsed),
+        p.nodes,
+        p.nps,
+        p.hashfull.min(1000)
+    );
+    if let Some(len) = p.mate_len {
+        s.push(' ');
+        s.push_str(&mate_score(len as usize, defends));
+    }
+    if !p.pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&usi_moves(&p.pv));
+    }
+    s
+}
+
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let us = elapsed.as_micros().max(1);
+    (nodes as u128 * 1_000_000 / us) as u64
+}
+
+/// Why a search ended without a result, in words.
+pub fn unknown_reason(r: UnknownReason) -> &'static str {
+    match r {
+        UnknownReason::Time => "the time limit was reached",
+        UnknownReason::Nodes => "the node limit was reached",
+        UnknownReason::Stopped => "the search was stopped",
+        UnknownReason::TableFull => "the hash table is full (raise USI_Hash)",
+        UnknownReason::LengthLimit => {
+            "no mate within the length limit; a longer one was not ruled out"
+        }
+        UnknownReason::NotApplicable => "this is not a position a mate search applies to",
+    }
+}
+
+/// The closing `info` lines shared by `go mate` and `go`: statistics, score and line,
+/// then notes on exactness, 余詰 and 駒余り.
+fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stats = format!(
+        "info time {} nodes {} nps {}",
+        ms(sol.elapsed),
+        sol.nodes,
+        nps(sol.nodes, sol.elapsed)
+    );
+    match &sol.outcome {
+        Outcome::Mate(pv) => {
+            stats.push(' ');
+            stats.push_str(&mate_score(pv.len(), defends));
+            if !pv.is_empty() {
+                stats.push_str(" pv ");
+                stats.push_str(&usi_moves(pv));
+            }
+            out.push(stats);
+            if !sol.length_exact {
+                out.push(format!(
+                    "info string note: mate in {} is an upper bound; a shorter mate was not ruled out",
+                    pv.len()
+                ));
+            }
+            for c in &sol.cooks {
+                out.push(format!(
+                    "info string cook (yozume): at ply {} {} also mates (main line plays {})",
+                    c.ply + 1,
+                    c.alternative,
+                    c.main
+                ));
+            }
+            if !sol.spare_pieces.is_empty() {
+                out.push(format!(
+                    "info string note: the attacker ends with pieces in hand (komaamari): {}",
+                    crate::notation::hand_sfen(sol.spare_pieces)
+                ));
+            }
+            if pv.is_empty() {
+                out.push("info string note: the side to move is already checkmated".into());
+            }
+        }
+        Outcome::NoMate => out.push(stats),
+        Outcome::Unknown(r) => {
+            out.push(stats);
+            out.push(format!(
+                "info string note: no result: {}",
+                unknown_reason(*r)
+            ));
+        }
+    }
+    out
+}
+
+/// Everything `go mate` prints once the solver returns, ending in exactly one `checkmate` line.
+pub fn mate_answer(pos: &Position, sol: &Solution, defends: bool) -> Vec<String> {
+    let mut out = closing_info(sol, defends);
+    let last = match &sol.outcome {
+        // `checkmate` followed by nothing would hang ShogiHome; an already-mated root
+        // has no line to show, and "no mate for the side to move" is what it means.
+        Outcome::Mate(pv) if pv.is_empty() => "checkmate nomate".to_string(),
+        Outcome::Mate(pv) => format!("checkmate {}", usi_moves(pv)),
+        Outcome::NoMate => "checkmate nomate".to_string(),
+        Outcome::Unknown(UnknownReason::NotApplicable) if defender_king_missing(pos, defends) => {
+            "checkmate nomate".to_string()
+        }
+        Outcome::Unknown(_) => "checkmate timeout".to_string(),
+    };
+    out.push(last);
+    out
+}
+
+fn defender_king_missing(pos: &Position, defends: bool) -> bool {
+    let defender = if defends {
+        pos.side_to_move()
+    } else {
+        pos.side_to_move().flip()
+    };
+    pos.king_square(defender).is_none()
+}
+
+/// Everything `go` (a game search) prints once the solver returns, ending in `bestmove`.
+pub fn game_answer(sol: &Solution) -> Vec<String> {
+    let mut out = closing_info(sol, false);
+    out.push(match &sol.outcome {
+        Outcome::Mate(pv) if !pv.is_empty() => format!("bestmove {}", pv[0]),
+        _ => "bestmove resign".to_string(),
+    });
+    out
+}
+
+/// What `stop` (or a watchdog) prints when the solver has not answered in time: the best
+/// verified mate seen in progress reports, else a timeout.
+pub fn forced_answer(best: Option<&[Move]>, game: bool, defends: bool) -> Vec<String> {
+    match (best, game) {
+        (Some(pv), false) if !pv.is_empty() => vec![
+            format!(
+                "info {} pv {}",
+                mate_score(pv.len(), defends),
+                usi_moves(pv)
+            ),
+            "info string note: stopped before the mate length was proven minimal".into(),
+            format!("checkmate {}", usi_moves(pv)),
+        ],
+        (_, false) => vec!["checkmate timeout".into()],
+        (Some(pv), true) if !pv.is_empty() => vec![
+            format!("info {} pv {}", mate_score(pv.len(), false), usi_moves(pv)),
+            format!("bestmove {}", pv[0]),
+        ],
+        (_, true) => vec!["bestmove resign".into()],
+    }
+}
