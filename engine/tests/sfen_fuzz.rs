@@ -124,10 +124,9 @@ fn mutate(rng: &mut Rng, s: &str) -> String {
             }
             _ => {
                 let s: String = c.iter().collect();
-                c = s
-                    .replacen(*rng.pick(&["/", " ", "+", "k", "K"]), *rng.pick(TOKENS), 1)
-                    .chars()
-                    .collect();
+                let from = ["/", " ", "+", "k", "K"][rng.below(5)];
+                let to: &str = TOKENS[rng.below(TOKENS.len())];
+                c = s.replacen(from, to, 1).chars().collect();
             }
         }
     }

@@ -282,6 +282,7 @@ pub mod rs {
     use rsshogi::movegen::{generate_moves, Legal, LegalAll};
     use rsshogi::types::{Color, Move};
 
+    #[allow(unused_imports)]
     pub use rsshogi::board::Position as RPos;
 
     pub fn init() {
