@@ -68,6 +68,32 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
+/// Attack groups: a kind can belong to several.
+pub(crate) const GROUP_GOLD: usize = 0;
+/// Pieces that attack every neighbour: king, horse, dragon.
+pub(crate) const GROUP_KING: usize = 1;
+/// Diagonal sliders: bishop, horse.
+pub(crate) const GROUP_DIAG: usize = 2;
+/// Orthogonal sliders: rook, dragon.
+pub(crate) const GROUP_ORTH: usize = 3;
+const GROUPS: usize = 4;
+
+/// Which groups each kind belongs to, as a bit mask over the group indices.
+const KIND_GROUPS: [u8; 14] = {
+    let mut t = [0u8; 14];
+    t[PieceKind::Gold as usize] = 1 << GROUP_GOLD;
+    t[PieceKind::ProPawn as usize] = 1 << GROUP_GOLD;
+    t[PieceKind::ProLance as usize] = 1 << GROUP_GOLD;
+    t[PieceKind::ProKnight as usize] = 1 << GROUP_GOLD;
+    t[PieceKind::ProSilver as usize] = 1 << GROUP_GOLD;
+    t[PieceKind::King as usize] = 1 << GROUP_KING;
+    t[PieceKind::Bishop as usize] = 1 << GROUP_DIAG;
+    t[PieceKind::Rook as usize] = 1 << GROUP_ORTH;
+    t[PieceKind::Horse as usize] = 1 << GROUP_KING | 1 << GROUP_DIAG;
+    t[PieceKind::Dragon as usize] = 1 << GROUP_KING | 1 << GROUP_ORTH;
+    t
+};
+
 /// A shogi position. Cloning is cheap (a few hundred bytes); moves are made by copy.
 #[derive(Clone)]
 pub struct Position {
@@ -76,6 +102,8 @@ pub struct Position {
     pub(crate) by_color: [Bitboard; 2],
     /// Occupancy per kind, both colors.
     pub(crate) by_kind: [Bitboard; 14],
+    /// Pieces grouped by how they attack, both colors, kept so attack tests need no ORs.
+    pub(crate) by_group: [Bitboard; GROUPS],
     pub(crate) hands: [Hand; 2],
     pub(crate) side: Color,
     pub(crate) kings: [Option<Square>; 2],
@@ -176,6 +204,7 @@ impl Position {
             board: [None; 81],
             by_color: [Bitboard::EMPTY; 2],
             by_kind: [Bitboard::EMPTY; 14],
+            by_group: [Bitboard::EMPTY; GROUPS],
             hands: [Hand::EMPTY; 2],
             side,
             kings: [None; 2],
@@ -192,6 +221,7 @@ impl Position {
         self.board[sq.index()] = Some(p);
         self.by_color[p.color().index()] |= bb;
         self.by_kind[p.kind().index()] |= bb;
+        self.toggle_groups(p.kind(), bb);
         self.board_key ^= crate::zobrist::piece_square(p, sq);
         if p.kind() == PieceKind::King {
             self.kings[p.color().index()] = Some(sq);
@@ -206,8 +236,19 @@ impl Position {
         self.board[sq.index()] = None;
         self.by_color[p.color().index()] ^= bb;
         self.by_kind[p.kind().index()] ^= bb;
+        self.toggle_groups(p.kind(), bb);
         self.board_key ^= crate::zobrist::piece_square(p, sq);
         p
+    }
+
+    #[inline(always)]
+    fn toggle_groups(&mut self, kind: PieceKind, bb: Bitboard) {
+        let g = KIND_GROUPS[kind.index()];
+        for i in 0..GROUPS {
+            if g >> i & 1 != 0 {
+                self.by_group[i] ^= bb;
+            }
+        }
     }
 
     #[inline(always)]
@@ -236,13 +277,11 @@ impl Position {
         use PieceKind::*;
         let them = color.flip();
         let k = |kind: PieceKind| self.by_kind[kind.index()];
-        let hd = k(Horse) | k(Dragon);
         let a = (steps(them, Pawn, sq) & k(Pawn))
             | (steps(them, Knight, sq) & k(Knight))
             | (steps(them, Silver, sq) & k(Silver))
-            | (steps(them, Gold, sq)
-                & (k(Gold) | k(ProPawn) | k(ProLance) | k(ProKnight) | k(ProSilver)))
-            | (steps(them, King, sq) & (k(King) | hd));
+            | (steps(them, Gold, sq) & self.by_group[GROUP_GOLD])
+            | (steps(them, King, sq) & self.by_group[GROUP_KING]);
         (a | self.slider_attackers_occ(color, sq, occ)) & self.by_color[color.index()]
     }
 
@@ -262,11 +301,11 @@ impl Position {
         if (lance_pseudo(color.flip(), sq) & lances).is_nonempty() {
             out |= lance_attacks(color.flip(), sq, occ) & lances;
         }
-        let diag = (k(Bishop) | k(Horse)) & own;
+        let diag = self.by_group[GROUP_DIAG] & own;
         if (bishop_pseudo(sq) & diag).is_nonempty() {
             out |= bishop_attacks(sq, occ) & diag;
         }
-        let orth = (k(Rook) | k(Dragon)) & own;
+        let orth = self.by_group[GROUP_ORTH] & own;
         if (rook_pseudo(sq) & orth).is_nonempty() {
             out |= rook_attacks(sq, occ) & orth;
         }
@@ -286,10 +325,9 @@ impl Position {
     pub(crate) fn blockers(&self, slider_color: Color, target: Square) -> Bitboard {
         use crate::attacks::{bishop_pseudo, lance_pseudo, rook_pseudo};
         use PieceKind::*;
-        let k = |kind: PieceKind| self.by_kind[kind.index()];
-        let snipers = ((rook_pseudo(target) & (k(Rook) | k(Dragon)))
-            | (bishop_pseudo(target) & (k(Bishop) | k(Horse)))
-            | (lance_pseudo(slider_color.flip(), target) & k(Lance)))
+        let snipers = ((rook_pseudo(target) & self.by_group[GROUP_ORTH])
+            | (bishop_pseudo(target) & self.by_group[GROUP_DIAG])
+            | (lance_pseudo(slider_color.flip(), target) & self.by_kind[Lance.index()]))
             & self.by_color[slider_color.index()];
         let occ = self.occupied();
         let mut out = Bitboard::EMPTY;
