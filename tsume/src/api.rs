@@ -1,5 +1,6 @@
 //! The public face of the solver: configuration, limits, results.
 
+use crate::table::Table;
 use kanju_engine::{Hand, Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -32,7 +33,12 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { threads: 1, hash_mb: 256, progress_interval: Duration::from_millis(1000), generate_all_moves: true }
+        Config {
+            threads: 1,
+            hash_mb: 256,
+            progress_interval: Duration::from_millis(1000),
+            generate_all_moves: true,
+        }
     }
 }
 
@@ -124,14 +130,36 @@ pub struct Progress {
 }
 
 /// A solver owning a transposition table and its search threads.
+///
+/// ```
+/// use kanju_engine::Position;
+/// use kanju_tsume::{Config, Limits, Outcome, Solver};
+/// use std::sync::atomic::AtomicBool;
+/// use std::time::Duration;
+///
+/// // An embedding engine keeps one solver (the table is allocated here, once).
+/// let mut solver = Solver::new(Config { hash_mb: 16, ..Config::default() });
+/// // A mate in 3 (black attacks; white holds every other piece).
+/// let pos = Position::from_sfen("k2G5/9/K8/9/N8/9/9/9/9 b 2r2b3g4s3n4l18p 1").unwrap();
+/// let limits = Limits { time: Some(Duration::from_secs(10)), ..Limits::default() };
+/// let stop = AtomicBool::new(false); // another thread may raise it to stop the search
+/// let solution = solver.solve(&pos, &limits, &stop, &mut |_progress| {});
+/// match solution.outcome {
+///     Outcome::Mate(line) => assert!(line.len() % 2 == 1),
+///     Outcome::NoMate => panic!("this one is a mate"),
+///     Outcome::Unknown(reason) => panic!("gave up: {reason:?}"),
+/// }
+/// ```
 pub struct Solver {
     config: Config,
+    table: Table,
 }
 
 impl Solver {
     /// A solver with a freshly allocated table.
     pub fn new(config: Config) -> Solver {
-        Solver { config }
+        let table = Table::new(config.hash_mb);
+        Solver { config, table }
     }
 
     /// The configuration in force.
@@ -139,8 +167,34 @@ impl Solver {
         &self.config
     }
 
+    /// Reallocates the table at `mb` MiB (its contents are lost).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        if mb != self.config.hash_mb {
+            self.config.hash_mb = mb;
+            self.table = Table::new(mb);
+        }
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.config.threads = threads.max(1);
+    }
+
+    /// Replaces the whole configuration, reallocating the table if its size changed.
+    pub fn set_config(&mut self, config: Config) {
+        self.set_hash_mb(config.hash_mb);
+        self.config = config;
+    }
+
     /// Empties the table (for a new game or problem set).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Table fill, per mille.
+    pub fn hashfull(&self) -> u32 {
+        self.table.hashfull()
+    }
 
     /// Solves `pos` within `limits`. Returns early when `stop` becomes true.
     pub fn solve(
@@ -150,7 +204,6 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Solution {
-        let _ = (pos, limits, stop, progress);
-        todo!("the df-pn solver")
+        crate::solve::solve(&self.config, &self.table, pos, limits, stop, progress)
     }
 }

@@ -1,6 +1,18 @@
-//! Kanju's tsume solver.
+//! Kanju's tsume solver: df-pn (Nagai 2002) with TCA and SNDA (Kishimoto 2010), proof and
+//! disproof pieces, GHI-safe repetition, and a fixed-size table shared by all threads.
 #![deny(missing_docs)]
 
 mod api;
+mod dfpn;
+mod entry;
+mod gc;
+mod initial;
+mod node;
+mod path;
+mod proof_hand;
+mod pv;
+mod solve;
+mod table;
+mod threads;
 
 pub use api::{Config, Cook, Limits, Outcome, Progress, RootMode, Solution, Solver, UnknownReason};

@@ -1,0 +1,770 @@
+//! Df-pn in the φ/δ form with TCA, SNDA, proof/disproof pieces and GHI-safe repetition.
+//!
+//! One [`Searcher`] per thread. Proof numbers are kept as pn/dn with the node type deciding
+//! which one is φ: at an attacker (OR) node φ = pn, at a defender (AND) node φ = dn.
+//!
+//! Repetition: every cycle in a tsume tree is made under the attacker's continuous checks,
+//! so reaching a position already on the path is a loss for the attacker. Such a disproof
+//! holds only while that ancestor is on the path; it is carried up with the depth it
+//! relies on (`rep_dep`) and only becomes a stored disproof at the ancestor itself, where
+//! the cycle closes (a mate from there would never need to pass through it again).
+
+use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
+use crate::initial;
+use crate::node::{summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
+use crate::path::{position_id, PathSet};
+use crate::proof_hand::{
+    and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
+};
+use crate::table::{Store, Table};
+use crate::UnknownReason;
+use kanju_engine::{Color, GenMode, Hand, Move, MoveList, Position};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// How far the SNDA walk follows parent pointers before giving up.
+const SNDA_WALK: usize = 24;
+/// Nodes between polls of the stop conditions.
+const POLL: u64 = 256;
+
+/// What all search threads share.
+pub(crate) struct Shared<'a> {
+    /// The table.
+    pub table: &'a Table,
+    /// The caller's stop flag.
+    pub stop: &'a AtomicBool,
+    /// Raised when the root is solved or a limit hit; every thread unwinds.
+    pub done: AtomicBool,
+    /// Nodes of all threads (flushed every `POLL`).
+    pub nodes: AtomicU64,
+    /// Node limit.
+    pub node_limit: u64,
+    /// Time limit.
+    pub deadline: Option<Instant>,
+    /// Why the search was cut, if it was.
+    pub reason: Mutex<Option<UnknownReason>>,
+    /// The attacker.
+    pub attacker: Color,
+    /// Mixed into every board key so that positions with other piece sets never meet.
+    pub salt: u64,
+    /// Generation mode for the attacker's checks.
+    pub check_mode: GenMode,
+    /// Deepest depth (root = 1) an attacker node may have and still look for a mate.
+    pub max_depth: u16,
+}
+
+impl<'a> Shared<'a> {
+    /// Sets `done` with a reason (the first reason wins).
+    pub fn abort(&self, reason: UnknownReason) {
+        let mut r = self.reason.lock();
+        if r.is_none() {
+            *r = Some(reason);
+        }
+        self.done.store(true, Ordering::Relaxed);
+    }
+
+    /// The table key of `pos`.
+    #[inline(always)]
+    pub fn key_of(&self, pos: &Position) -> u64 {
+        nonzero_key(pos.board_key() ^ self.salt)
+    }
+}
+
+/// A node's result, as returned to its parent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Res {
+    /// Proof number.
+    pub pn: u32,
+    /// Disproof number.
+    pub dn: u32,
+    /// Proof or disproof hand when terminal.
+    pub hand: Hand,
+    /// Mate length when proven.
+    pub len: u16,
+    /// Path dependency of a disproof (`NO_DEP` if none).
+    pub rep_dep: u16,
+    /// Effort now stored for the node.
+    pub amount: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    mv: Move,
+    snda: [u16; SNDA_MOVES],
+}
+
+/// One thread's search state.
+pub(crate) struct Searcher<'a> {
+    pub sh: &'a Shared<'a>,
+    children: Vec<Child>,
+    path: PathSet,
+    frames: Vec<Frame>,
+    moves: MoveList,
+    /// Nodes this thread searched.
+    pub nodes: u64,
+    unflushed: u64,
+    /// True once the search must unwind.
+    pub aborted: bool,
+    /// Threshold growth: the runner-up bound grows by 1/2^eps_shift (the 1+ε trick).
+    eps_shift: u32,
+    /// Per-thread noise so that threads explore different children.
+    rng: u64,
+    thread: usize,
+}
+
+impl<'a> Searcher<'a> {
+    /// A searcher for thread `thread`.
+    pub fn new(sh: &'a Shared<'a>, thread: usize) -> Searcher<'a> {
+        Searcher {
+            sh,
+            children: Vec::with_capacity(1 << 16),
+            path: PathSet::new(),
+            frames: vec![
+                Frame {
+                    mv: Move::NONE,
+                    snda: [0; SNDA_MOVES]
+                };
+                PathSet::CAPACITY + 2
+            ],
+            moves: MoveList::new(),
+            nodes: 0,
+            unflushed: 0,
+            aborted: false,
+            eps_shift: 2 + (thread as u32 % 2),
+            rng: 0x2545_f491_4f6c_dd1d ^ (thread as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            thread,
+        }
+    }
+
+    #[inline]
+    fn next_rand(&mut self) -> u64 {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng
+    }
+
+    /// Flushes the node count and checks every stop condition.
+    pub fn poll(&mut self) {
+        let sh = self.sh;
+        let total = sh.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        if sh.done.load(Ordering::Relaxed) {
+            self.aborted = true;
+            return;
+        }
+        if sh.stop.load(Ordering::Relaxed) {
+            sh.abort(UnknownReason::Stopped);
+        } else if total >= sh.node_limit {
+            sh.abort(UnknownReason::Nodes);
+        } else if sh.deadline.is_some_and(|d| Instant::now() >= d) {
+            sh.abort(UnknownReason::Time);
+        }
+        if sh.done.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+    }
+
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= POLL {
+            self.poll();
+        }
+    }
+
+    /// The record of `pos` as a child, looked up in the table (used for roots).
+    pub fn root_child(&self, pos: &Position) -> Child {
+        let key = self.sh.key_of(pos);
+        let hand = pos.hand(self.sh.attacker);
+        let p = self.sh.table.probe(key, hand, 1, 1);
+        Child {
+            key,
+            mv: Move::NONE,
+            next: NO_NEXT,
+            hand,
+            res_hand: p.hand,
+            pn: p.pn,
+            dn: p.dn,
+            amount: p.amount,
+            len: p.len,
+            md: p.md,
+            rep_dep: NO_DEP,
+            flags: if p.found { 0 } else { NEW },
+            snda: p.snda,
+        }
+    }
+
+    /// Searches `pos` as a root until it is solved or the search is stopped.
+    pub fn search_root(&mut self, pos: &Position) -> Res {
+        loop {
+            let me = self.root_child(pos);
+            if me.is_terminal() {
+                return Res {
+                    pn: me.pn,
+                    dn: me.dn,
+                    hand: me.res_hand,
+                    len: me.len,
+                    rep_dep: NO_DEP,
+                    amount: me.amount,
+                };
+            }
+            let r = self.search(pos, 1, &me, (0, Hand::EMPTY, Move::NONE), INF, INF, false);
+            if r.pn == 0 || r.dn == 0 || self.aborted {
+                return r;
+            }
+        }
+    }
+
+    /// Df-pn with TCA at one node. `me` is the node as its parent sees it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        depth: u16,
+        me: &Child,
+        parent: (u64, Hand, Move),
+        mut th_pn: u32,
+        mut th_dn: u32,
+        mut inc: bool,
+    ) -> Res {
+        self.count_node();
+        let sh = self.sh;
+        let attacker = sh.attacker;
+        let or_node = pos.side_to_move() == attacker;
+        let key = me.key;
+        let hand = me.hand;
+        let md = me.md.min(depth);
+        let nodes_before = self.nodes;
+        let leaf = me.flags & NEW != 0;
+
+        // Past the length limit an attacker node is given up, on this path only.
+        if or_node && depth >= sh.max_depth {
+            return Res {
+                pn: INF,
+                dn: 0,
+                hand,
+                len: 0,
+                rep_dep: 0,
+                amount: me.amount,
+            };
+        }
+
+        // A new attacker node first tries the mate in one (unless its parent already did).
+        if or_node && leaf && me.flags & MATE1_TESTED == 0 {
+            if let Some(m) = pos.mate_in_1() {
+                let r = self.mate1_result(pos, m);
+                self.store_terminal(key, &r, md, me, parent);
+                return r;
+            }
+        }
+
+        let start = self.children.len();
+        self.expand(pos, depth, or_node, key, hand);
+        let end = self.children.len();
+        if start == end {
+            // No check to give, or no evasion: the node is decided here.
+            let r = if or_node {
+                Res {
+                    pn: INF,
+                    dn: 0,
+                    hand: disproof_ceiling(hand),
+                    len: 0,
+                    rep_dep: NO_DEP,
+                    amount: 1,
+                }
+            } else {
+                let p = and_proof_drop_rule(pos, attacker, Hand::EMPTY);
+                Res {
+                    pn: 0,
+                    dn: INF,
+                    hand: p,
+                    len: 0,
+                    rep_dep: NO_DEP,
+                    amount: 1,
+                }
+            };
+            self.store_terminal(key, &r, md, me, parent);
+            return r;
+        }
+
+        let id = position_id(key, hand);
+        self.path.push(id, depth);
+        self.frames[depth as usize].snda = me.snda;
+
+        let mut first = true;
+        let mut last = (me.pn.max(1), me.dn.max(1));
+        let mut s;
+        loop {
+            let snda = self.frames[depth as usize].snda;
+            s = summarize(&self.children[start..end], or_node, md, &snda);
+            if s.pn == 0 || s.dn == 0 {
+                break;
+            }
+            last = (s.pn, s.dn);
+            if first {
+                // TCA: a node with an unproven child seen closer to the root may sit on a
+                // loop; raise its thresholds so that the search goes down instead of
+                // bouncing back and forth between the loop's nodes.
+                if leaf {
+                    inc = false;
+                }
+                if s.old_child {
+                    inc = true;
+                }
+                if inc {
+                    th_pn = th_pn.max(s.pn.saturating_add(1));
+                    th_dn = th_dn.max(s.dn.saturating_add(1));
+                }
+            }
+            if s.pn >= th_pn || s.dn >= th_dn || self.aborted {
+                break;
+            }
+            first = false;
+
+            let bi = start + s.best;
+            let c = self.children[bi];
+            let (cth_pn, cth_dn) = self.child_thresholds(or_node, &s, &c, th_pn, th_dn);
+            self.frames[depth as usize].mv = c.mv;
+            let cpos = pos.play(c.mv);
+            let r = self.search(&cpos, depth + 1, &c, (key, hand, c.mv), cth_pn, cth_dn, inc);
+            let ch = &mut self.children[bi];
+            ch.pn = r.pn;
+            ch.dn = r.dn;
+            ch.res_hand = r.hand;
+            ch.len = r.len;
+            ch.rep_dep = r.rep_dep;
+            ch.amount = r.amount;
+            ch.flags &= !NEW;
+            ch.md = ch.md.min(depth + 1);
+            if !or_node && r.pn == 0 {
+                reveal_chain(&mut self.children[start..end], s.best);
+            }
+        }
+
+        let amount = me.amount.saturating_add((self.nodes - nodes_before) as u32);
+        let mut r = Res {
+            pn: s.pn,
+            dn: s.dn,
+            hand,
+            len: 0,
+            rep_dep: NO_DEP,
+            amount,
+        };
+        if s.pn == 0 {
+            self.proof_of(pos, or_node, start, end, &mut r);
+            self.store_terminal(key, &r, md, me, parent);
+        } else if s.dn == 0 {
+            self.disproof_of(pos, or_node, depth, start, end, &mut r);
+            if r.rep_dep == NO_DEP {
+                self.store_terminal(key, &r, md, me, parent);
+            } else {
+                // Path-dependent: keep the last finite estimate for other paths.
+                self.store_unknown(key, hand, last.0, last.1, md, amount, parent, depth);
+            }
+        } else {
+            self.store_unknown(key, hand, s.pn, s.dn, md, amount, parent, depth);
+        }
+        self.path.pop(id);
+        self.children.truncate(start);
+        r
+    }
+
+    fn child_thresholds(
+        &mut self,
+        or_node: bool,
+        s: &crate::node::Summary,
+        c: &Child,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> (u32, u32) {
+        let grow = |x: u32, shift: u32| -> u32 {
+            if x >= PN_MAX {
+                INF
+            } else {
+                x.saturating_add(1).saturating_add(x >> shift)
+            }
+        };
+        let mut second = grow(s.second, self.eps_shift);
+        if self.thread > 0 && second < INF {
+            second = second.saturating_add((self.next_rand() & 1) as u32);
+        }
+        // Sum side: the child may use what the others leave of the node's threshold.
+        let rest = |th: u32, total: u32, mine: u32| -> u32 {
+            if th == INF {
+                INF
+            } else {
+                (th as u64 - total.min(th) as u64 + mine as u64).min(PN_MAX as u64) as u32
+            }
+        };
+        if or_node {
+            (th_pn.min(second), rest(th_dn, s.dn, c.dn))
+        } else {
+            (rest(th_pn, s.pn, c.pn), th_dn.min(second))
+        }
+    }
+
+    /// Generates the node's moves and looks every child up.
+    fn expand(&mut self, pos: &Position, depth: u16, or_node: bool, key: u64, hand: Hand) {
+        let sh = self.sh;
+        let attacker = sh.attacker;
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        if or_node {
+            pos.checks(sh.check_mode, &mut moves);
+        } else if pos.in_check() {
+            pos.evasions(GenMode::All, &mut moves);
+        } else {
+            pos.legal_moves_with(GenMode::All, &mut moves);
+        }
+        let start = self.children.len();
+        let mut any_drop = false;
+        for &m in moves.as_slice() {
+            let cpos = pos.play(m);
+            let ckey = sh.key_of(&cpos);
+            let chand = cpos.hand(attacker);
+            let cid = position_id(ckey, chand);
+            let mut c = Child {
+                key: ckey,
+                mv: m,
+                next: NO_NEXT,
+                hand: chand,
+                res_hand: chand,
+                pn: 1,
+                dn: 1,
+                amount: 0,
+                len: 0,
+                md: u16::MAX,
+                rep_dep: NO_DEP,
+                flags: 0,
+                snda: [0; SNDA_MOVES],
+            };
+            if let Some(d) = self.path.depth_of(cid) {
+                // Repetition: lost for the attacker, on this path.
+                c.pn = INF;
+                c.dn = 0;
+                c.rep_dep = d;
+                self.children.push(c);
+                continue;
+            }
+            let (ipn, idn) = initial::estimate(&cpos, m, or_node);
+            let p = sh.table.probe(ckey, chand, ipn, idn);
+            c.pn = p.pn;
+            c.dn = p.dn;
+            c.res_hand = if p.pn == 0 || p.dn == 0 {
+                p.hand
+            } else {
+                chand
+            };
+            c.len = p.len;
+            c.md = p.md;
+            c.amount = p.amount;
+            c.snda = p.snda;
+            if !p.found {
+                c.flags |= NEW;
+                if !or_node {
+                    // A new attacker node: the mate in one is cheap and settles many.
+                    c.flags |= MATE1_TESTED;
+                    if let Some(mm) = cpos.mate_in_1() {
+                        let r = self.mate1_result(&cpos, mm);
+                        c.pn = 0;
+                        c.dn = INF;
+                        c.res_hand = r.hand;
+                        c.len = r.len;
+                        c.amount = 1;
+                        let s = Store {
+                            pn: 0,
+                            dn: INF,
+                            hand: r.hand,
+                            len: r.len,
+                            md: depth + 1,
+                            amount: 1,
+                            parent_key: key,
+                            parent_hand: hand,
+                            parent_move: m,
+                            snda: [0; SNDA_MOVES],
+                        };
+                        sh.table.store(ckey, &s);
+                    }
+                }
+            } else if p.parent_key != 0
+                && !c.is_terminal()
+                && (p.parent_key != key || p.parent_hand != hand)
+            {
+                self.detect_source(p.parent_key, p.parent_hand, p.parent_move, depth, m);
+            }
+            if m.is_drop() {
+                any_drop = true;
+            }
+            self.children.push(c);
+        }
+        self.moves = moves;
+        if !or_node && any_drop {
+            chain_interpositions(&mut self.children[start..]);
+        }
+    }
+
+    /// SNDA: the child just probed was first reached from another parent. Follow parent
+    /// pointers up the table; if they meet the current path, the node where they meet is
+    /// a source whose two moves lead to the same descendant.
+    fn detect_source(&mut self, mut pk: u64, mut ph: Hand, mut pm: u16, depth: u16, current: Move) {
+        for _ in 0..SNDA_WALK {
+            if let Some(d) = self.path.depth_of(position_id(pk, ph)) {
+                let via = if d == depth {
+                    current
+                } else {
+                    self.frames[d as usize].mv
+                };
+                if via.bits() != pm && pm != 0 {
+                    let f = &mut self.frames[d as usize];
+                    add_move(&mut f.snda, via.bits());
+                    add_move(&mut f.snda, pm);
+                }
+                return;
+            }
+            match self.sh.table.parent_of(pk, ph) {
+                Some((k, h, m)) => {
+                    pk = k;
+                    ph = h;
+                    pm = m;
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// The result of an attacker node with a mate in one by `m`.
+    fn mate1_result(&self, pos: &Position, m: Move) -> Res {
+        let after = pos.play(m);
+        let p_and = and_proof_drop_rule(&after, self.sh.attacker, Hand::EMPTY);
+        let p = or_proof(p_and, m, captured_kind(pos, m));
+        let p = if pos.hand(self.sh.attacker).dominates(p) {
+            p
+        } else {
+            pos.hand(self.sh.attacker)
+        };
+        Res {
+            pn: 0,
+            dn: INF,
+            hand: p,
+            len: 1,
+            rep_dep: NO_DEP,
+            amount: 1,
+        }
+    }
+
+    fn proof_of(&self, pos: &Position, or_node: bool, start: usize, end: usize, r: &mut Res) {
+        let cs = &self.children[start..end];
+        let actual = r.hand;
+        if or_node {
+            // The shortest proven mate among the children.
+            let c = cs
+                .iter()
+                .filter(|c| c.pn == 0)
+                .min_by_key(|c| c.len)
+                .expect("a proven child");
+            r.hand = or_proof(c.res_hand, c.mv, captured_kind(pos, c.mv));
+            r.len = c.len.saturating_add(1);
+        } else {
+            let mut p = Hand::EMPTY;
+            let mut len = 0u16;
+            for c in cs {
+                p = p.max(c.res_hand);
+                len = len.max(c.len);
+            }
+            r.hand = and_proof_drop_rule(pos, self.sh.attacker, p);
+            r.len = len.saturating_add(1);
+        }
+        if !actual.dominates(r.hand) {
+            r.hand = actual;
+        }
+    }
+
+    fn disproof_of(
+        &self,
+        pos: &Position,
+        or_node: bool,
+        depth: u16,
+        start: usize,
+        end: usize,
+        r: &mut Res,
+    ) {
+        let cs = &self.children[start..end];
+        let actual = r.hand;
+        let mut dep = NO_DEP;
+        if or_node {
+            let mut d = disproof_ceiling(actual);
+            for c in cs {
+                d = or_disproof(d, c.res_hand, c.mv, captured_kind(pos, c.mv));
+                dep = dep.min(c.rep_dep);
+            }
+            r.hand = d;
+        } else {
+            // Prefer a refutation that holds everywhere.
+            let c = cs
+                .iter()
+                .filter(|c| c.dn == 0)
+                .max_by_key(|c| c.rep_dep)
+                .expect("a disproven child");
+            r.hand = and_disproof(c.res_hand, c.mv, actual);
+            dep = c.rep_dep;
+        }
+        if !r.hand.dominates(actual) {
+            r.hand = actual;
+        }
+        // Dependencies on this node or deeper are closed here: the cycle returned to us.
+        r.rep_dep = if dep >= depth { NO_DEP } else { dep };
+        if r.rep_dep != NO_DEP {
+            r.hand = actual;
+        }
+    }
+
+    fn store_terminal(&self, key: u64, r: &Res, md: u16, me: &Child, parent: (u64, Hand, Move)) {
+        let s = Store {
+            pn: r.pn,
+            dn: r.dn,
+            hand: r.hand,
+            len: r.len,
+            md,
+            amount: r.amount.max(me.amount),
+            parent_key: parent.0,
+            parent_hand: parent.1,
+            parent_move: parent.2,
+            snda: [0; SNDA_MOVES],
+        };
+        self.sh.table.store(key, &s);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store_unknown(
+        &self,
+        key: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        md: u16,
+        amount: u32,
+        parent: (u64, Hand, Move),
+        depth: u16,
+    ) {
+        let s = Store {
+            pn: pn.clamp(1, PN_MAX),
+            dn: dn.clamp(1, PN_MAX),
+            hand,
+            len: 0,
+            md,
+            amount,
+            parent_key: parent.0,
+            parent_hand: parent.1,
+            parent_move: parent.2,
+            snda: self.frames[depth as usize].snda,
+        };
+        self.sh.table.store(key, &s);
+    }
+}
+
+fn add_move(set: &mut [u16; SNDA_MOVES], m: u16) {
+    if set.contains(&m) {
+        return;
+    }
+    if let Some(s) = set.iter_mut().find(|s| **s == 0) {
+        *s = m;
+    }
+}
+
+/// Interposition drops on one square are chained cheapest first; only the head of each
+/// chain is visible. A dearer piece is tried only once the cheaper one is proven, since
+/// the cheaper one usually fails for the same reason.
+pub(crate) fn chain_interpositions(cs: &mut [Child]) {
+    let n = cs.len();
+    for i in 0..n {
+        let Some(ki) = cs[i].mv.drop_kind() else {
+            continue;
+        };
+        let to = cs[i].mv.to();
+        // The next dearer drop on the same square.
+        let mut next: Option<usize> = None;
+        let mut prev_exists = false;
+        for j in 0..n {
+            let Some(kj) = cs[j].mv.drop_kind() else {
+                continue;
+            };
+            if j == i || cs[j].mv.to() != to {
+                continue;
+            }
+            if kj < ki {
+                prev_exists = true;
+            } else if kj > ki && next.is_none_or(|x| cs[x].mv.drop_kind().is_some_and(|kx| kj < kx))
+            {
+                next = Some(j);
+            }
+        }
+        cs[i].next = next.map_or(NO_NEXT, |x| x as u16);
+        if prev_exists {
+            cs[i].flags |= HIDDEN;
+        }
+    }
+    // A chain head already proven by the table reveals its successor at once; a hidden
+    // drop already disproven is shown so that the refutation is seen.
+    for i in 0..n {
+        if cs[i].flags & HIDDEN != 0 && cs[i].dn == 0 {
+            cs[i].flags &= !HIDDEN;
+        }
+        if cs[i].flags & HIDDEN == 0 && cs[i].pn == 0 {
+            reveal_chain(cs, i);
+        }
+    }
+}
+
+/// Reveals the drops after the proven child `i` in its chain, up to the first unproven one.
+pub(crate) fn reveal_chain(cs: &mut [Child], mut i: usize) {
+    while cs[i].pn == 0 && cs[i].next != NO_NEXT {
+        i = cs[i].next as usize;
+        cs[i].flags &= !HIDDEN;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanju_engine::{PieceKind, Square};
+
+    fn drop_child(kind: PieceKind, sq: usize) -> Child {
+        Child {
+            key: 1,
+            mv: Move::drop(kind, Square::from_index(sq).unwrap()),
+            next: NO_NEXT,
+            hand: Hand::EMPTY,
+            res_hand: Hand::EMPTY,
+            pn: 1,
+            dn: 1,
+            amount: 0,
+            len: 0,
+            md: u16::MAX,
+            rep_dep: NO_DEP,
+            flags: 0,
+            snda: [0; SNDA_MOVES],
+        }
+    }
+
+    #[test]
+    fn interpositions_are_chained_cheapest_first() {
+        let mut cs = vec![
+            drop_child(PieceKind::Gold, 10),
+            drop_child(PieceKind::Pawn, 10),
+            drop_child(PieceKind::Rook, 10),
+            drop_child(PieceKind::Gold, 11),
+        ];
+        chain_interpositions(&mut cs);
+        let hidden: Vec<bool> = cs.iter().map(|c| c.flags & HIDDEN != 0).collect();
+        assert_eq!(hidden, vec![true, false, true, false]);
+        assert_eq!(cs[1].next, 0);
+        assert_eq!(cs[0].next, 2);
+        cs[1].pn = 0;
+        reveal_chain(&mut cs, 1);
+        assert_eq!(cs[0].flags & HIDDEN, 0);
+        assert_ne!(cs[2].flags & HIDDEN, 0);
+    }
+}

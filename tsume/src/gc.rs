@@ -1,0 +1,114 @@
+//! Garbage collection in the spirit of Nagai's SmallTreeGC: when the table is nearly full,
+//! free the entries whose subtrees were cheapest to search, since they are the cheapest
+//! to search again. Entries the caller names (the proof of the current main line) stay.
+
+use crate::entry::Entry;
+use crate::table::Table;
+use kanju_engine::Hand;
+
+impl Table {
+    /// Frees about `fraction` of the used entries, cheapest first, keeping those for
+    /// which `keep` says so. Returns the number freed.
+    pub(crate) fn collect(&self, fraction: f64, keep: &dyn Fn(u64, Hand) -> bool) -> usize {
+        let threshold = self.amount_quantile(fraction);
+        let mut freed = 0;
+        for c in self.clusters() {
+            let mut c = c.lock();
+            for e in c.entries.iter_mut() {
+                if !e.is_empty() && e.amount <= threshold && !keep(e.key, e.hand) {
+                    *e = Entry::EMPTY;
+                    freed += 1;
+                }
+            }
+        }
+        freed
+    }
+
+    /// The effort below which about `fraction` of the used entries lie, from a sample.
+    fn amount_quantile(&self, fraction: f64) -> u32 {
+        let clusters = self.clusters();
+        let step = (clusters.len() / 4096).max(1);
+        let mut sample = Vec::with_capacity(4096 * 8);
+        for c in clusters.iter().step_by(step) {
+            let c = c.lock();
+            sample.extend(c.entries.iter().filter(|e| !e.is_empty()).map(|e| e.amount));
+        }
+        if sample.is_empty() {
+            return 0;
+        }
+        sample.sort_unstable();
+        let i = ((sample.len() as f64 * fraction) as usize).min(sample.len() - 1);
+        sample[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::entry::{INF, SNDA_MOVES};
+    use crate::table::{Store, Table};
+    use kanju_engine::{Hand, Move};
+
+    fn store(t: &Table, key: u64, pn: u32, dn: u32, amount: u32) {
+        t.store(
+            key,
+            &Store {
+                pn,
+                dn,
+                hand: Hand::EMPTY,
+                len: 1,
+                md: 1,
+                amount,
+                parent_key: 0,
+                parent_hand: Hand::EMPTY,
+                parent_move: Move::NONE,
+                snda: [0; SNDA_MOVES],
+            },
+        );
+    }
+
+    /// GC frees the cheap bulk of the table but keeps the proof of the main line, even
+    /// though every one of its entries is as cheap as the garbage around it.
+    #[test]
+    fn gc_keeps_the_proof_line() {
+        let t = Table::new(1);
+        let line: Vec<u64> = (1..21u64)
+            .map(|i| i.wrapping_mul(0xd6e8_feb8_6659_fd93) | 1)
+            .collect();
+        for (i, &k) in line.iter().enumerate() {
+            store(&t, k, 0, INF, 1 + (i as u32 % 2));
+        }
+        // Junk: many cheap unknown entries and a few expensive ones.
+        for i in 0..5000u64 {
+            let k = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            store(
+                &t,
+                k,
+                5,
+                5,
+                if i % 10 == 0 {
+                    1000
+                } else {
+                    1 + (i % 3) as u32
+                },
+            );
+        }
+        for &k in &line {
+            assert_eq!(t.probe(k, Hand::EMPTY, 1, 1).pn, 0, "stored {k:x}");
+        }
+        let before = t.hashfull();
+        let keep = |k: u64, _h: Hand| line.contains(&k);
+        let freed = t.collect(0.5, &keep);
+        assert!(freed > 0);
+        assert!(t.hashfull() < before);
+        for &k in &line {
+            assert_eq!(
+                t.probe(k, Hand::EMPTY, 1, 1).pn,
+                0,
+                "proof line entry {k:x} survived"
+            );
+        }
+        // The expensive junk survives too.
+        let k = 0u64.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        assert!(t.probe(k, Hand::EMPTY, 1, 1).found);
+    }
+}

@@ -1,0 +1,219 @@
+//! A node's children as the search holds them, and how their numbers combine.
+//!
+//! Children live in a per-thread arena for as long as their parent is on the path, so the
+//! parent re-reads only the child it just searched, not the table.
+
+use crate::entry::{INF, PN_MAX, SNDA_MOVES};
+use kanju_engine::{Hand, Move};
+
+/// The child is an interposition drop waiting for a cheaper drop on its square to be proven.
+pub(crate) const HIDDEN: u8 = 1;
+/// The child (an attacker node) was already tested for a mate in one.
+pub(crate) const MATE1_TESTED: u8 = 2;
+/// The child had no table entry when expanded: searching it expands a leaf.
+pub(crate) const NEW: u8 = 4;
+
+/// No dependency on the path: the result holds wherever the position is reached.
+pub(crate) const NO_DEP: u16 = u16::MAX;
+/// No next drop in an interposition chain.
+pub(crate) const NO_NEXT: u16 = u16::MAX;
+
+/// One child of a node on the path.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Child {
+    /// Table key of the child's board.
+    pub key: u64,
+    /// The move leading to it.
+    pub mv: Move,
+    /// Next interposition drop on the same square (index among the siblings).
+    pub next: u16,
+    /// The attacker's actual hand in the child.
+    pub hand: Hand,
+    /// Proof or disproof hand once terminal.
+    pub res_hand: Hand,
+    /// Proof number.
+    pub pn: u32,
+    /// Disproof number.
+    pub dn: u32,
+    /// Effort stored for the child.
+    pub amount: u32,
+    /// Mate length once proven.
+    pub len: u16,
+    /// Minimal distance stored for the child.
+    pub md: u16,
+    /// For a disproof that holds only on this path (repetition, length limit): the
+    /// shallowest depth of the path it relies on. `NO_DEP` otherwise.
+    pub rep_dep: u16,
+    /// `HIDDEN`, `MATE1_TESTED`, `NEW`.
+    pub flags: u8,
+    /// SNDA moves the table holds for the child.
+    pub snda: [u16; SNDA_MOVES],
+}
+
+impl Child {
+    /// True once proven or disproven.
+    #[inline(always)]
+    pub fn is_terminal(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// A node's numbers, recomputed from its children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Summary {
+    /// Proof number.
+    pub pn: u32,
+    /// Disproof number.
+    pub dn: u32,
+    /// The child to search next (index into the slice).
+    pub best: usize,
+    /// The runner-up's number (pn at an attacker node, dn at a defender node), `INF` if none.
+    pub second: u32,
+    /// Some unproven child was first seen closer to the root than this node (TCA).
+    pub old_child: bool,
+}
+
+#[inline(always)]
+fn sat_add(a: u32, b: u32) -> u32 {
+    a.saturating_add(b).min(PN_MAX)
+}
+
+/// Combines the children of a node. At an attacker (OR) node pn is the minimum and dn the
+/// sum; at a defender (AND) node the reverse. SNDA: children reached by a move in `snda`
+/// share a descendant, so the summed number takes their maximum instead of their sum.
+pub(crate) fn summarize(
+    children: &[Child],
+    or_node: bool,
+    md: u16,
+    snda: &[u16; SNDA_MOVES],
+) -> Summary {
+    let use_snda = snda[0] != 0 && snda[1] != 0;
+    let mut min = INF;
+    let mut second = INF;
+    let mut best = 0;
+    let mut sum = 0u32;
+    let mut shared_max = 0u32;
+    let mut any_sum_inf = false;
+    let mut old_child = false;
+    for (i, c) in children.iter().enumerate() {
+        if c.flags & HIDDEN != 0 {
+            continue;
+        }
+        let (sel, add) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
+        if sel < min {
+            second = min;
+            min = sel;
+            best = i;
+        } else if sel < second {
+            second = sel;
+        }
+        if add == INF {
+            any_sum_inf = true;
+        } else if use_snda && snda.contains(&c.mv.bits()) {
+            shared_max = shared_max.max(add);
+        } else {
+            sum = sat_add(sum, add);
+        }
+        if !c.is_terminal() && c.md <= md {
+            old_child = true;
+        }
+    }
+    let total = if any_sum_inf {
+        INF
+    } else {
+        sat_add(sum, shared_max)
+    };
+    // A node whose every child is hidden cannot occur: the cheapest drop is always visible.
+    let (pn, dn) = if or_node { (min, total) } else { (total, min) };
+    // Terminal states are exact: pn == 0 forces dn == INF and vice versa.
+    let (pn, dn) = if pn == 0 {
+        (0, INF)
+    } else if dn == 0 {
+        (INF, 0)
+    } else {
+        (pn, dn)
+    };
+    Summary {
+        pn,
+        dn,
+        best,
+        second,
+        old_child,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanju_engine::{PieceKind, Square};
+
+    pub(crate) fn child(i: usize, pn: u32, dn: u32) -> Child {
+        Child {
+            key: i as u64 + 1,
+            mv: Move::drop(PieceKind::Gold, Square::from_index(i).unwrap()),
+            next: NO_NEXT,
+            hand: Hand::EMPTY,
+            res_hand: Hand::EMPTY,
+            pn,
+            dn,
+            amount: 0,
+            len: 0,
+            md: u16::MAX,
+            rep_dep: NO_DEP,
+            flags: 0,
+            snda: [0; SNDA_MOVES],
+        }
+    }
+
+    #[test]
+    fn or_node_takes_min_pn_and_sum_dn() {
+        let cs = [child(0, 3, 2), child(1, 1, 5), child(2, 2, 1)];
+        let s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
+        assert_eq!((s.pn, s.dn, s.best, s.second), (1, 8, 1, 2));
+        let s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        assert_eq!((s.pn, s.dn, s.best, s.second), (6, 1, 2, 2));
+    }
+
+    #[test]
+    fn terminal_children_decide() {
+        let cs = [child(0, 0, INF), child(1, 4, 4)];
+        let s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
+        assert_eq!((s.pn, s.dn), (0, INF));
+        let s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        assert_eq!((s.pn, s.dn), (4, 4));
+        let cs = [child(0, INF, 0), child(1, 4, 4)];
+        let s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        assert_eq!((s.pn, s.dn), (INF, 0));
+    }
+
+    /// SNDA on a DAG: two moves of an AND node reach the same grandchild, so the proof
+    /// number counts the shared part once (max) instead of twice (sum).
+    #[test]
+    fn snda_counts_a_shared_descendant_once() {
+        // Children 0 and 1 both lead to a node of pn 10; child 2 is independent (pn 3).
+        let cs = [child(0, 10, 1), child(1, 10, 1), child(2, 3, 1)];
+        let plain = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        assert_eq!(plain.pn, 23, "df-pn double counts the shared node");
+        let snda = [cs[0].mv.bits(), cs[1].mv.bits(), 0];
+        let s = summarize(&cs, false, 0, &snda);
+        assert_eq!(
+            s.pn, 13,
+            "max over the shared moves plus the sum over the rest"
+        );
+        // Same at an OR node for disproof numbers.
+        let cs = [child(0, 1, 7), child(1, 1, 9), child(2, 1, 2)];
+        let s = summarize(&cs, true, 0, &[cs[0].mv.bits(), cs[1].mv.bits(), 0]);
+        assert_eq!(s.dn, 11);
+    }
+
+    #[test]
+    fn hidden_children_are_skipped_and_old_children_flagged() {
+        let mut cs = [child(0, 1, 1), child(1, 1, 1)];
+        cs[1].flags = HIDDEN;
+        let s = summarize(&cs, false, 5, &[0; SNDA_MOVES]);
+        assert_eq!(s.pn, 1);
+        assert!(!s.old_child);
+        cs[0].md = 3;
+        assert!(summarize(&cs, false, 5, &[0; SNDA_MOVES]).old_child);
+    }
+}

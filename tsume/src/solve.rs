@@ -1,0 +1,190 @@
+//! One `Solver::solve` call: set the search up, run it, turn the root's result into an
+//! outcome with a verified line.
+
+use crate::dfpn::{Searcher, Shared};
+use crate::node::NO_DEP;
+use crate::path::PathSet;
+use crate::table::Table;
+use crate::threads::{self, STACK_BYTES};
+use crate::{pv, Config, Limits, Outcome, Progress, RootMode, Solution, UnknownReason};
+use kanju_engine::{Color, GenMode, Hand, PieceKind, Position, Square};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A salt from the set of pieces in play. Pieces are conserved inside one search, so the
+/// board and the attacker's hand then determine the defender's hand; the salt keeps
+/// problems with different piece sets (incomplete defender hands) apart in one table.
+fn piece_set_salt(pos: &Position) -> u64 {
+    let mut counts = [0u64; 8];
+    for sq in Square::all() {
+        if let Some(p) = pos.piece_on(sq) {
+            counts[p.kind().unpromote().index().min(7)] += 1;
+        }
+    }
+    for c in Color::ALL {
+        for k in PieceKind::HAND {
+            counts[k.index()] += pos.hand(c).count(k) as u64;
+        }
+    }
+    let mut h = 0x243f_6a88_85a3_08d3u64;
+    for c in counts {
+        h = (h ^ c).wrapping_mul(0x1000_0000_01b3).rotate_left(23);
+    }
+    h
+}
+
+/// Solves `pos`. See [`crate::Solver::solve`].
+pub(crate) fn solve(
+    config: &Config,
+    table: &Table,
+    pos: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Solution {
+    let start = Instant::now();
+    let attacker = match limits.root {
+        RootMode::Attacker => pos.side_to_move(),
+        RootMode::Defender => pos.side_to_move().flip(),
+        RootMode::DefenderIfInCheck => {
+            if pos.in_check() {
+                pos.side_to_move().flip()
+            } else {
+                pos.side_to_move()
+            }
+        }
+    };
+    let unknown = |reason, nodes, elapsed| Solution {
+        outcome: Outcome::Unknown(reason),
+        length_exact: false,
+        cooks: Vec::new(),
+        spare_pieces: Hand::EMPTY,
+        nodes,
+        elapsed,
+    };
+    if pos.king_square(attacker.flip()).is_none() {
+        return unknown(UnknownReason::NotApplicable, 0, start.elapsed());
+    }
+    // Root at depth 1; an attacker node at depth d is at ply d-1 and needs one more ply.
+    let cap = (PathSet::CAPACITY - 4) as u32;
+    let max_depth = limits
+        .max_mate_len
+        .map_or(cap, |l| l.saturating_add(1).min(cap)) as u16;
+    let sh = Shared {
+        table,
+        stop,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        deadline: limits.time.map(|t| start + t),
+        reason: Mutex::new(None),
+        attacker,
+        salt: piece_set_salt(pos),
+        check_mode: if config.generate_all_moves {
+            GenMode::All
+        } else {
+            GenMode::Standard
+        },
+        max_depth,
+    };
+    let run = threads::run(
+        &sh,
+        pos,
+        config.threads,
+        start,
+        config.progress_interval,
+        progress,
+    );
+    let nodes = sh.nodes.load(Ordering::Relaxed);
+    let reason = || sh.reason.lock().unwrap_or(UnknownReason::Stopped);
+    let Some(root) = run.root else {
+        return unknown(reason(), nodes, start.elapsed());
+    };
+    if root.dn == 0 {
+        let outcome = if root.rep_dep == NO_DEP {
+            Outcome::NoMate
+        } else {
+            Outcome::Unknown(UnknownReason::LengthLimit)
+        };
+        return Solution {
+            outcome,
+            length_exact: false,
+            cooks: Vec::new(),
+            spare_pieces: Hand::EMPTY,
+            nodes,
+            elapsed: start.elapsed(),
+        };
+    }
+
+    // Proven: build the line on a big stack (it may have to re-prove lost parts).
+    let pv_sh = Shared {
+        table,
+        stop,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        node_limit: limits
+            .nodes
+            .map_or(u64::MAX, |n| n.saturating_sub(nodes).max(1_000_000)),
+        deadline: limits.time.map(|t| start + t + Duration::from_secs(1)),
+        reason: Mutex::new(None),
+        attacker,
+        salt: sh.salt,
+        check_mode: sh.check_mode,
+        max_depth: PathSet::CAPACITY as u16 - 4,
+    };
+    let line = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("kanju-pv".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || {
+                let mut s = Searcher::new(&pv_sh, 0);
+                pv::extract(&mut s, pos)
+            })
+            .expect("spawn the main-line thread")
+            .join()
+            .ok()
+            .flatten()
+    });
+    let nodes = nodes + pv_sh.nodes.load(Ordering::Relaxed);
+    match line {
+        Some(line) if pv::verify(pos, attacker, &line) => {
+            let mut end = pos.clone();
+            for &m in &line {
+                end = end.play(m);
+            }
+            let mate_len = line.len() as u32;
+            if !config.progress_interval.is_zero() {
+                let elapsed = start.elapsed();
+                progress(&Progress {
+                    nodes,
+                    nps: threads::nps(nodes, elapsed),
+                    hashfull: table.hashfull(),
+                    elapsed,
+                    pv: line.clone(),
+                    mate_len: Some(mate_len),
+                });
+            }
+            Solution {
+                outcome: Outcome::Mate(line),
+                length_exact: false,
+                cooks: Vec::new(),
+                spare_pieces: end.hand(attacker),
+                nodes,
+                elapsed: start.elapsed(),
+            }
+        }
+        Some(line) => {
+            log::error!("kanju-tsume: extracted line failed verification: {line:?}");
+            unknown(UnknownReason::TableFull, nodes, start.elapsed())
+        }
+        None => {
+            let r = pv_sh
+                .reason
+                .lock()
+                .or(*sh.reason.lock())
+                .unwrap_or(UnknownReason::TableFull);
+            unknown(r, nodes, start.elapsed())
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! Solves real problems with known answers: the fast part of the short test set and a few
+//! short Edo problems. Every mate must come back as a verified line; every no-mate as
+//! NoMate. (Lengths are not checked: shortest mates and tsume conventions are later work.)
+
+mod support;
+
+use kanju_engine::Position;
+use kanju_tsume::{Config, Limits, Outcome, RootMode, Solver};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use support::jsonl::{self, Problem};
+
+fn solver() -> Solver {
+    Solver::new(Config {
+        threads: 1,
+        hash_mb: 64,
+        progress_interval: Duration::ZERO,
+        generate_all_moves: true,
+    })
+}
+
+fn solve(solver: &mut Solver, p: &Problem, max_mate_len: Option<u32>) -> Outcome {
+    let pos = Position::from_sfen(&p.sfen).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+    let limits = Limits {
+        time: Some(Duration::from_secs(60)),
+        nodes: Some(20_000_000),
+        max_mate_len,
+        root: RootMode::DefenderIfInCheck,
+    };
+    solver.clear();
+    solver
+        .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        .outcome
+}
+
+/// Problems whose brute-force shortest mate is known and short.
+#[test]
+fn short_mates_are_proven() {
+    let problems = jsonl::read(&jsonl::problems_dir().join("tsume_short_tests.jsonl"));
+    let mut s = solver();
+    let mut count = 0;
+    for p in &problems {
+        let Some(n) = p
+            .raw("bruteforce_shortest_forced_mate")
+            .and_then(|r| r.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if n > 11 || Position::from_sfen(&p.sfen).is_err() {
+            continue;
+        }
+        match solve(&mut s, p, None) {
+            Outcome::Mate(line) => assert!(
+                line.len() >= n as usize,
+                "{}: {} plies is shorter than the shortest mate {n}",
+                p.name,
+                line.len()
+            ),
+            other => panic!("{}: expected a mate, got {other:?}", p.name),
+        }
+        count += 1;
+    }
+    assert!(count >= 80, "only {count} problems ran");
+}
+
+/// Records with no mate at all are answered NoMate; records with no mate within N plies
+/// never get a mate of N plies or fewer, with or without a length limit.
+#[test]
+fn no_mates_are_disproven() {
+    let problems = jsonl::read(&jsonl::problems_dir().join("tsume_short_tests.jsonl"));
+    let mut s = solver();
+    let mut strict = 0;
+    for p in &problems {
+        let sem = p.string("mate_semantics").unwrap_or_default();
+        if sem == "no_mate" {
+            assert_eq!(solve(&mut s, p, None), Outcome::NoMate, "{}", p.name);
+            strict += 1;
+        } else if let Some(n) = p.raw("nomate_within").and_then(|r| r.parse::<usize>().ok()) {
+            for limit in [None, Some(n as u32)] {
+                if let Outcome::Mate(line) = solve(&mut s, p, limit) {
+                    assert!(
+                        line.len() > n,
+                        "{}: a {}-ply mate, but none within {n}",
+                        p.name,
+                        line.len()
+                    );
+                }
+            }
+        }
+    }
+    assert!(strict >= 2, "only {strict} problems ran");
+}
+
+/// A few short Edo classics: proven, and the line replays.
+#[test]
+fn short_edo_problems_are_proven() {
+    let problems = jsonl::read(&jsonl::problems_dir().join("tsume_edo_zukou_musou.jsonl"));
+    let mut s = solver();
+    let mut count = 0;
+    for p in problems
+        .iter()
+        .filter(|p| p.mate_plies.is_some_and(|n| n <= 15))
+        .take(8)
+    {
+        match solve(&mut s, p, None) {
+            Outcome::Mate(line) => assert!(!line.is_empty(), "{}", p.name),
+            other => panic!("{}: expected a mate, got {other:?}", p.name),
+        }
+        count += 1;
+    }
+    assert!(count >= 5, "only {count} problems ran");
+}
