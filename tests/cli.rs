@@ -1,0 +1,273 @@
+//! The command line: `kanju solve` on one position and on files, `kanju perft`, help,
+//! and errors with their exit codes.
+
+mod common;
+use common::problems;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn kanju(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kanju"))
+        .args(args)
+        .output()
+        .expect("run kanju")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, contents).unwrap();
+    p
+}
+
+#[test]
+fn help_and_version() {
+    let o = kanju(&["--help"]);
+    assert!(o.status.success());
+    let h = stdout(&o);
+    for word in [
+        "solve",
+        "perft",
+        "--time",
+        "--nodes",
+        "--threads",
+        "--hash",
+        "--json",
+        "--defender-root",
+        "--jobs",
+        "USI_Hash",
+    ] {
+        assert!(h.contains(word), "help lacks {word}");
+    }
+    let o = kanju(&["--version"]);
+    assert!(o.status.success() && stdout(&o).starts_with("kanju "));
+    let o = kanju(&["solve", "--help"]);
+    assert!(o.status.success() && stdout(&o).contains("--defender-root"));
+}
+
+#[test]
+fn solve_one_position_as_text() {
+    let o = kanju(&["solve", problems::MATE1]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("mate in 1"), "{out}");
+    assert!(out.contains("G*5b"), "{out}");
+    // A drop with no board piece able to reach the square: no 打.
+    assert!(out.contains("▲５二金"), "{out}");
+    assert!(out.contains("余詰"), "{out}");
+    assert!(out.contains("nodes:"), "{out}");
+}
+
+#[test]
+fn solve_accepts_the_words_of_an_sfen_and_prefixes() {
+    let words: Vec<&str> = problems::MATE3.split(' ').collect();
+    let mut args = vec!["solve"];
+    args.extend(&words);
+    args.push("--json");
+    let o = kanju(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "mate");
+    assert_eq!(v["length"], 3);
+    assert_eq!(v["moves"].as_array().unwrap().len(), 3);
+    assert_eq!(v["kifu"].as_array().unwrap().len(), 3);
+    assert!(v["kifu"][0].as_str().unwrap().starts_with('▲'));
+    assert!(v["kifu"][1].as_str().unwrap().starts_with('△'));
+    assert!(v["cooks"].is_array());
+    assert!(v["nodes"].as_u64().is_some() && v["nps"].as_u64().is_some());
+
+    let o = kanju(&[
+        "solve",
+        &format!("position sfen {}", problems::MATE1),
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["moves"][0], "G*5b");
+}
+
+#[test]
+fn solve_nomate_and_timeout() {
+    let o = kanju(&["solve", problems::NOMATE, "--json", "--time", "30s"]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "nomate");
+    let o = kanju(&["solve", problems::HARD, "--json", "--time", "300ms"]);
+    assert!(o.status.success());
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "unknown");
+    assert!(v["reason"].as_str().unwrap().contains("time"));
+    let o = kanju(&[
+        "solve",
+        problems::HARD,
+        "--json",
+        "--nodes",
+        "1000",
+        "--time",
+        "none",
+    ]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "unknown");
+}
+
+#[test]
+fn solve_defender_root() {
+    // After the attacker's first check, the defender is to move and is mated in 2.
+    let o = kanju(&["solve", problems::MATE3, "--json"]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let first = v["moves"][0].as_str().unwrap().to_string();
+    let pos = format!("{} moves {first}", problems::MATE3);
+    let o = kanju(&["solve", &pos, "--defender-root", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "mate");
+    assert_eq!(v["length"], 2);
+}
+
+#[test]
+fn batch_of_mixed_lines_streams_json_in_input_order() {
+    let text = format!(
+        "# a comment, then a blank line\n\n{mate3}\nsfen {mate1}\nposition sfen {nomate}\n\
+         {{\"name\": \"json-one\", \"sfen\": \"{mate3b}\", \"mate_plies\": 3}}\n\
+         this is not a position\n\
+         {{\"name\": \"nifu\", \"sfen\": \"4k4/9/4P4/9/4P4/9/9/9/9 b G 1\"}}\n\
+         {{\"no_sfen\": 1}}\n{white}\n",
+        mate3 = problems::MATE3,
+        mate1 = problems::MATE1,
+        nomate = problems::NOMATE,
+        mate3b = problems::MATE3B,
+        white = problems::WHITE_MATE1,
+    );
+    let f = temp_file("mixed.txt", text.as_bytes());
+    let o = kanju(&["solve", f.to_str().unwrap(), "--jobs", "2", "--time", "30s"]);
+    // Bad lines make the exit status 1, after everything else was solved.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let recs: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
+        .collect();
+    let lines: Vec<u64> = recs.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [3, 4, 5, 6, 7, 8, 9, 10]);
+    let results: Vec<&str> = recs.iter().map(|r| r["result"].as_str().unwrap()).collect();
+    assert_eq!(
+        results,
+        ["mate", "mate", "nomate", "mate", "error", "error", "error", "mate"]
+    );
+    assert_eq!(recs[3]["name"], "json-one");
+    assert_eq!(recs[3]["expected_plies"], 3);
+    assert_eq!(recs[3]["length"], 3);
+    assert!(
+        recs[5]["error"].as_str().unwrap().contains("nifu"),
+        "{}",
+        recs[5]
+    );
+    let err = stderr(&o);
+    for n in [7, 8, 9] {
+        assert!(err.contains(&format!("line {n}:")), "{err}");
+    }
+    assert!(err.contains("8 problems"), "{err}");
+}
+
+#[test]
+fn batch_over_the_shared_short_tests_writes_one_object_per_problem() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/problems/tsume_short_tests.jsonl"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("skipped: {path} is not there");
+        return;
+    };
+    let n = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let o = kanju(&["solve", path, "--time", "200ms", "--jobs", "2", "--quiet"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), n);
+    let mut rejected = 0;
+    for l in out.lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        assert!(v["name"].is_string() && v["result"].is_string(), "{l}");
+        if v["result"] == "error" {
+            // Only a position the rules forbid may be rejected (see NOT_TO_MOVE_IN_CHECK).
+            assert!(
+                v["error"].as_str().unwrap().starts_with("bad position"),
+                "{l}"
+            );
+            rejected += 1;
+        }
+    }
+    assert_eq!(
+        o.status.code(),
+        Some(if rejected > 0 { 1 } else { 0 }),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn errors_name_the_problem_and_exit_non_zero() {
+    // A bad SFEN on the command line.
+    let o = kanju(&["solve", "4k4/9/4P4/9/9/9/9/9 b G 1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad position"), "{}", stderr(&o));
+    // Something that is not a position at all.
+    let o = kanju(&["solve", "hello world"]);
+    assert_eq!(o.status.code(), Some(1));
+    // An unreadable file.
+    let o = kanju(&["solve", "/nonexistent/problems.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/problems.jsonl"));
+    // Bad flags.
+    for args in [
+        vec!["solve", problems::MATE1, "--time", "soon"],
+        vec!["solve", problems::MATE1, "--threads", "0"],
+        vec!["solve", problems::MATE1, "--jobs"],
+        vec!["solve", problems::MATE1, "--hash", "99999999999"],
+        vec!["solve", problems::MATE1, "--frobnicate"],
+        vec!["solve"],
+        vec!["frobnicate"],
+        vec!["perft"],
+        vec!["perft", "x"],
+    ] {
+        let o = kanju(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_problem_file() {
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
+    let f = temp_file("binary.bin", &bytes);
+    let o = kanju(&["solve", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    for l in stdout(&o).lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["result"], "error");
+    }
+    let f = temp_file("empty.txt", b"\n# nothing here\n");
+    let o = kanju(&["solve", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no problems"));
+}
+
+#[test]
+fn perft_counts() {
+    let o = kanju(&["perft", "1"]);
+    assert_eq!(stdout(&o).trim(), "30");
+    let o = kanju(&["perft", "3"]);
+    assert_eq!(stdout(&o).trim(), "25470");
+    let o = kanju(&["perft", "1", "--sfen", problems::MATE1]);
+    assert!(o.status.success());
+    assert!(stdout(&o).trim().parse::<u64>().unwrap() > 0);
+    let o = kanju(&["perft", "1", "--sfen", "4k4/9/4P4/9/4P4/9/9/9/9 b G 1"]);
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -1,0 +1,152 @@
+//! Bad input of every kind: each gets one `info string error` line, the previous
+//! position is kept, and the engine goes on to solve the next problem.
+
+mod common;
+use common::{errors, problems, Engine};
+
+/// Positions the rules forbid, each with the kind of fault it has.
+const BAD_POSITIONS: &[(&str, &str)] = &[
+    ("eight ranks", "position sfen 4k4/9/4P4/9/9/9/9/9 b G 1"),
+    (
+        "ten squares in a rank",
+        "position sfen 4k5/9/4P4/9/9/9/9/9/9 b G 1",
+    ),
+    (
+        "bad piece letter",
+        "position sfen 4k4/9/4X4/9/9/9/9/9/9 b G 1",
+    ),
+    (
+        "bad side to move",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/9 x G 1",
+    ),
+    ("bad hand", "position sfen 4k4/9/4P4/9/9/9/9/9/9 b Q 1"),
+    (
+        "too many golds",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/9 b 5G 1",
+    ),
+    ("missing fields", "position sfen 4k4/9/4P4/9/9/9/9/9/9"),
+    ("nothing after sfen", "position sfen"),
+    (
+        "neither startpos nor sfen",
+        "position 4k4/9/4P4/9/9/9/9/9/9 b G 1",
+    ),
+    (
+        "two white kings",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/4k4 b G 1",
+    ),
+    ("nifu", "position sfen 4k4/9/4P4/9/4P4/9/9/9/9 b G 1"),
+    (
+        "pawn on the last rank",
+        "position sfen P3k4/9/9/9/9/9/9/9/9 b G 1",
+    ),
+    (
+        "knight on the second rank",
+        "position sfen 4k4/N8/9/9/9/9/9/9/9 b G 1",
+    ),
+    (
+        "white lance on its last rank",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/l8 b G 1",
+    ),
+    (
+        "side not to move in check",
+        "position sfen 4k4/4R4/9/9/9/9/9/9/9 b G 1",
+    ),
+    (
+        "black in check, white to move",
+        "position sfen 4K4/2sP1Ps2/9/4r4/9/9/9/9/4k4 w - 1",
+    ),
+    (
+        "illegal move",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 moves 5c5a",
+    ),
+    (
+        "drop on an occupied square",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 moves G*5c",
+    ),
+    (
+        "drop of a piece not in hand",
+        "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1 moves S*5b",
+    ),
+    ("not a move", "position startpos moves 7g7f xyz"),
+    (
+        "moving the opponent's piece",
+        "position startpos moves 3c3d",
+    ),
+    (
+        "illegal move later in the list",
+        "position startpos moves 7g7f 3c3d 7f7e 2b8h 8h2b",
+    ),
+    ("startpos with junk", "position startpos 7g7f"),
+];
+
+#[test]
+fn every_bad_position_gets_one_error_and_the_previous_position_stays() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {}", problems::MATE1));
+    for (what, cmd) in BAD_POSITIONS {
+        e.send(cmd);
+        let said = e.sync();
+        assert_eq!(errors(&said).len(), 1, "{what}: {said:?}");
+        assert_eq!(said.len(), 1, "{what}: {said:?}");
+    }
+    // Still the mate-in-1 position set before all the bad ones.
+    e.send("go mate 30000");
+    assert_eq!(e.until_checkmate().pop().unwrap(), "checkmate G*5b");
+    // And a new problem is solved normally.
+    assert_eq!(e.mate(problems::MATE3, 30_000).len(), 3);
+}
+
+#[test]
+fn garbage_and_long_lines_do_not_break_the_engine() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {}", problems::MATE1));
+    let long = "x".repeat(100_000);
+    for junk in [
+        long.as_str(),
+        "position sfen \u{0}\u{1}\u{2} b - 1",
+        "setoption name USI_Hash value 1e9",
+        "\t\t",
+    ] {
+        e.send(junk);
+        let said = e.sync();
+        assert!(said.len() <= 1, "{said:?}");
+    }
+    // Malformed `go` lines still search (the position is the mate in 1) and answer once.
+    for (go, answer) in [
+        ("go mate -5", "checkmate G*5b"),
+        ("go mate 99999999999999999999999", "checkmate G*5b"),
+        ("go btime -100 wtime x byoyomi", "bestmove G*5b"),
+    ] {
+        e.send(go);
+        let lines = e.collect_until(
+            |l| l.starts_with("checkmate") || l.starts_with("bestmove"),
+            common::SEARCH,
+        );
+        assert_eq!(lines.last().unwrap(), answer, "{go}: {lines:?}");
+        assert!(e
+            .sync()
+            .iter()
+            .all(|l| !l.starts_with("checkmate") && !l.starts_with("bestmove")));
+    }
+    assert_eq!(e.mate(problems::MATE3, 30_000).len(), 3);
+}
+
+#[test]
+fn each_go_gets_exactly_one_answer_even_when_malformed() {
+    let mut e = Engine::ready();
+    e.send(&format!("position sfen {}", problems::MATE1));
+    for go in [
+        "go mate 30000 btime x",
+        "go mate nodes",
+        "go mate 30000 depth 3 searchmoves G*5b",
+    ] {
+        e.send(go);
+        let lines = e.until_checkmate();
+        assert_eq!(lines.last().unwrap(), "checkmate G*5b", "{go}: {lines:?}");
+        assert!(
+            !errors(&lines).is_empty(),
+            "{go}: a warning is expected: {lines:?}"
+        );
+        assert!(e.sync().is_empty());
+    }
+}

@@ -1,0 +1,171 @@
+//! The USI commands that need no search: handshake, options, commands with no reply.
+
+mod common;
+use common::{errors, Engine, QUICK};
+
+#[test]
+fn handshake_names_the_engine_and_declares_every_option() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.until("usiok", QUICK);
+    let name = lines
+        .iter()
+        .find(|l| l.starts_with("id name "))
+        .expect("id name");
+    assert!(name.starts_with("id name Kanju "), "{name}");
+    assert!(name.is_ascii(), "{name}");
+    assert!(lines.iter().any(|l| l.starts_with("id author ")));
+    for opt in [
+        "USI_Hash",
+        "Threads",
+        "PvInterval",
+        "NodesLimit",
+        "RootIsAndNodeIfChecked",
+        "GenerateAllLegalMoves",
+        "WriteDebugLog",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type "))),
+            "option {opt} missing from {lines:?}"
+        );
+    }
+    // The id lines come first and usiok last.
+    assert!(lines[0].starts_with("id "));
+    assert_eq!(lines.last().unwrap(), "usiok");
+    e.send("isready");
+    assert_eq!(e.until("readyok", QUICK).len(), 1);
+}
+
+#[test]
+fn setoption_accepts_every_form_and_rejects_bad_values() {
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", QUICK);
+    // Accepted without a word: case-insensitive names, a button, undeclared USI_* options.
+    for ok in [
+        "setoption name USI_Hash value 32",
+        "setoption name usi_hash value 16",
+        "setoption name THREADS value 2",
+        "setoption name PvInterval value 0",
+        "setoption name NodesLimit value 0",
+        "setoption name RootIsAndNodeIfChecked value false",
+        "setoption name GenerateAllLegalMoves value true",
+        "setoption name ClearHash",
+        "setoption name USI_Ponder value false",
+    ] {
+        e.send(ok);
+    }
+    assert_eq!(e.sync(), Vec::<String>::new());
+
+    // Each bad value: exactly one error line.
+    for bad in [
+        "setoption name Threads value many",
+        "setoption name Threads value 0",
+        "setoption name Threads value",
+        "setoption name USI_Hash value 99999999999",
+        "setoption name USI_Hash value -1",
+        "setoption name RootIsAndNodeIfChecked value yes",
+        "setoption name NoSuchOption value 1",
+        "setoption name",
+        "setoption",
+    ] {
+        e.send(bad);
+        let said = e.sync();
+        assert_eq!(errors(&said).len(), 1, "{bad}: {said:?}");
+        assert_eq!(said.len(), 1, "{bad}: {said:?}");
+    }
+    // The engine still works, with the values that were accepted.
+    assert_eq!(e.mate(common::problems::MATE1, 30_000), ["G*5b"]);
+}
+
+#[test]
+fn absurd_hash_is_refused_and_the_engine_still_solves() {
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", QUICK);
+    e.send("setoption name USI_Hash value 1048576");
+    let said = e.sync();
+    // 1 TiB: refused on any machine these tests run on.
+    assert_eq!(errors(&said).len(), 1, "{said:?}");
+    assert_eq!(e.mate(common::problems::MATE1, 30_000), ["G*5b"]);
+}
+
+#[test]
+fn usinewgame_and_gameover_get_no_reply() {
+    let mut e = Engine::ready();
+    e.send("usinewgame");
+    e.send("gameover win");
+    e.send("gameover lose");
+    e.send("gameover draw");
+    e.send("");
+    e.send("   ");
+    assert_eq!(e.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn unknown_commands_are_reported_and_serving_goes_on() {
+    let mut e = Engine::ready();
+    for junk in [
+        "hello",
+        "go_mate 100",
+        "POSITION startpos",
+        "\u{3042}\u{3044}",
+        "d",
+    ] {
+        e.send(junk);
+        let said = e.sync();
+        assert_eq!(said.len(), 1, "{junk}: {said:?}");
+        assert!(
+            said[0].starts_with("info string error: unknown command"),
+            "{said:?}"
+        );
+    }
+    assert_eq!(e.mate(common::problems::MATE1, 30_000), ["G*5b"]);
+}
+
+#[test]
+fn isready_can_be_repeated_and_quit_ends_the_process() {
+    let mut e = Engine::ready();
+    for _ in 0..3 {
+        assert_eq!(e.sync(), Vec::<String>::new());
+    }
+    e.send("quit");
+    let status = e.wait_exit(QUICK).expect("kanju did not exit after quit");
+    assert!(status.success());
+}
+
+#[test]
+fn end_of_input_ends_the_process() {
+    let mut e = Engine::ready();
+    e.close_input();
+    assert!(e
+        .wait_exit(QUICK)
+        .expect("kanju did not exit at end of input")
+        .success());
+}
+
+#[test]
+fn write_debug_log_can_be_switched_on_and_off() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("debuglog");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("kanju-usi.log");
+    let _ = std::fs::remove_file(&log);
+    let mut e = Engine::start_in(&dir);
+    e.send("usi");
+    e.until("usiok", QUICK);
+    e.send("setoption name WriteDebugLog value true");
+    e.send("foo");
+    assert_eq!(e.sync().len(), 1);
+    e.send("setoption name WriteDebugLog value false");
+    e.send("bar");
+    assert_eq!(e.sync().len(), 1);
+    e.send("quit");
+    assert!(e.wait_exit(QUICK).is_some());
+    let text = std::fs::read_to_string(&log).expect("debug log written");
+    assert!(text.contains("> isready"), "{text}");
+    assert!(text.contains("< readyok"), "{text}");
+    assert!(text.contains("unknown command 'foo'"), "{text}");
+    assert!(!text.contains("bar"), "{text}");
+}
