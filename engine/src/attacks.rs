@@ -11,7 +11,16 @@ use crate::types::{Color, Piece, PieceKind, Square};
 
 /// The eight directions as (file delta, rank delta). Rank delta −1 is "up" for Black.
 /// Opposite directions are paired as `d` and `d ^ 1`.
-const DIRS: [(i8, i8); 8] = [(0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, 1), (1, 1), (-1, -1)];
+const DIRS: [(i8, i8); 8] = [
+    (0, -1),
+    (0, 1),
+    (1, 0),
+    (-1, 0),
+    (1, -1),
+    (-1, 1),
+    (1, 1),
+    (-1, -1),
+];
 const UP: usize = 0;
 const DOWN: usize = 1;
 /// Directions whose square index increases along the ray (first blocker = lowest bit).
@@ -63,7 +72,16 @@ const fn step_deltas(kind: PieceKind) -> &'static [(i8, i8)] {
         | PieceKind::ProLance
         | PieceKind::ProKnight
         | PieceKind::ProSilver => &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)],
-        PieceKind::King => &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1), (1, 1), (-1, 1)],
+        PieceKind::King => &[
+            (0, -1),
+            (1, -1),
+            (-1, -1),
+            (1, 0),
+            (-1, 0),
+            (0, 1),
+            (1, 1),
+            (-1, 1),
+        ],
         PieceKind::Horse => &[(0, -1), (0, 1), (1, 0), (-1, 0)],
         PieceKind::Dragon => &[(1, -1), (1, 1), (-1, -1), (-1, 1)],
         _ => &[],
@@ -271,12 +289,19 @@ mod tests {
             x ^= x >> 7;
             x ^= x << 17;
             let y = x.wrapping_mul(0x2545f4914f6cdd1d);
-            let occ = Bitboard(((x as u128) << 64 | y as u128) & (x as u128 | (y as u128) << 17)) & Bitboard::ALL;
+            let occ = Bitboard(((x as u128) << 64 | y as u128) & (x as u128 | (y as u128) << 17))
+                & Bitboard::ALL;
             for s in Square::all() {
                 assert_eq!(rook_attacks(s, occ), slow_slider(s, occ, &[0, 1, 2, 3]));
                 assert_eq!(bishop_attacks(s, occ), slow_slider(s, occ, &[4, 5, 6, 7]));
-                assert_eq!(lance_attacks(Color::Black, s, occ), slow_slider(s, occ, &[0]));
-                assert_eq!(lance_attacks(Color::White, s, occ), slow_slider(s, occ, &[1]));
+                assert_eq!(
+                    lance_attacks(Color::Black, s, occ),
+                    slow_slider(s, occ, &[0])
+                );
+                assert_eq!(
+                    lance_attacks(Color::White, s, occ),
+                    slow_slider(s, occ, &[1])
+                );
             }
         }
     }
@@ -288,9 +313,15 @@ mod tests {
         assert!(step_attacks(g, sq("5e")).contains(sq("5d")));
         assert!(!step_attacks(g, sq("5e")).contains(sq("4f")));
         let n = Piece::new(Color::White, PieceKind::Knight);
-        let t: Vec<String> = step_attacks(n, sq("5e")).iter().map(|s| s.to_string()).collect();
+        let t: Vec<String> = step_attacks(n, sq("5e"))
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(t, vec!["4g", "6g"]);
-        assert_eq!(step_attacks(Piece::new(Color::Black, PieceKind::Pawn), sq("5a")), Bitboard::EMPTY);
+        assert_eq!(
+            step_attacks(Piece::new(Color::Black, PieceKind::Pawn), sq("5a")),
+            Bitboard::EMPTY
+        );
     }
 
     #[test]
@@ -302,7 +333,15 @@ mod tests {
         assert_eq!(line_through(sq("1a"), sq("9i")).count(), 9);
         assert_eq!(line_through(sq("1a"), sq("2c")), Bitboard::EMPTY);
         // Lines run both ways from the pair, whichever way round they are given.
-        for (a, b, n) in [("4d", "3c"), ("3c", "4d"), ("5e", "6d"), ("5e", "4e"), ("5e", "5f")].map(|(a, b)| (a, b, 9)) {
+        for (a, b, n) in [
+            ("4d", "3c"),
+            ("3c", "4d"),
+            ("5e", "6d"),
+            ("5e", "4e"),
+            ("5e", "5f"),
+        ]
+        .map(|(a, b)| (a, b, 9))
+        {
             let l = line_through(sq(a), sq(b));
             assert_eq!(l, line_through(sq(b), sq(a)));
             assert!(l.contains(sq(a)) && l.contains(sq(b)));
@@ -311,7 +350,10 @@ mod tests {
         assert!(line_through(sq("4d"), sq("3c")).contains(sq("6f")));
         assert!(line_through(sq("4d"), sq("3c")).contains(sq("2b")));
         for d in 0..8 {
-            assert_eq!((DIRS[d].0 + DIRS[d ^ 1].0, DIRS[d].1 + DIRS[d ^ 1].1), (0, 0));
+            assert_eq!(
+                (DIRS[d].0 + DIRS[d ^ 1].0, DIRS[d].1 + DIRS[d ^ 1].1),
+                (0, 0)
+            );
         }
     }
 }

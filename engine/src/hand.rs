@@ -118,7 +118,9 @@ impl Hand {
     pub fn min(self, other: Hand) -> Hand {
         let mut h = Hand::EMPTY;
         for k in PieceKind::HAND {
-            h = h.with_count(k, self.count(k).min(other.count(k))).unwrap_or(h);
+            h = h
+                .with_count(k, self.count(k).min(other.count(k)))
+                .unwrap_or(h);
         }
         h
     }
@@ -127,7 +129,9 @@ impl Hand {
     pub fn max(self, other: Hand) -> Hand {
         let mut h = Hand::EMPTY;
         for k in PieceKind::HAND {
-            h = h.with_count(k, self.count(k).max(other.count(k))).unwrap_or(h);
+            h = h
+                .with_count(k, self.count(k).max(other.count(k)))
+                .unwrap_or(h);
         }
         h
     }
@@ -180,7 +184,10 @@ mod tests {
 
     #[test]
     fn domination_is_per_kind() {
-        let a = Hand::EMPTY.add(PieceKind::Gold).add(PieceKind::Pawn).add(PieceKind::Pawn);
+        let a = Hand::EMPTY
+            .add(PieceKind::Gold)
+            .add(PieceKind::Pawn)
+            .add(PieceKind::Pawn);
         let b = Hand::EMPTY.add(PieceKind::Gold).add(PieceKind::Pawn);
         let c = Hand::EMPTY.add(PieceKind::Silver);
         assert!(a.dominates(b));

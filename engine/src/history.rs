@@ -76,3 +76,61 @@ impl History {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(sfen: &str, moves: &[&str]) -> (History, Position) {
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        let mut h = History::new();
+        for m in moves {
+            h.push(&pos);
+            pos = pos.play(pos.parse_usi_move(m).unwrap());
+        }
+        (h, pos)
+    }
+
+    #[test]
+    fn rook_checking_back_and_forth_loses_for_the_checker() {
+        // Black's rook checks on ranks a and b while the king steps between 5a and 5b.
+        let sfen = "4k4/9/9/9/9/9/9/9/R8 b - 1";
+        let (h, pos) = walk(sfen, &["9i9a", "5a5b", "9a9b", "5b5a"]);
+        // Before Black's fifth move: not yet a repetition.
+        assert_eq!(h.repetition(&pos), Repetition::None);
+        let again = pos.play(pos.parse_usi_move("9b9a").unwrap());
+        let mut h = h;
+        h.push(&pos);
+        assert_eq!(
+            h.repetition(&again),
+            Repetition::ContinuousCheckBy(Color::Black)
+        );
+    }
+
+    #[test]
+    fn quiet_shuffle_is_a_draw() {
+        let sfen = "4k4/9/9/9/9/9/9/9/4K4 b - 1";
+        let (h, pos) = walk(sfen, &["5i5h", "5a5b", "5h5i"]);
+        let back = pos.play(pos.parse_usi_move("5b5a").unwrap());
+        let mut h = h;
+        h.push(&pos);
+        assert_eq!(h.repetition(&back), Repetition::Draw);
+        // A different position is no repetition.
+        assert_eq!(
+            h.repetition(&pos.play(pos.parse_usi_move("5b4b").unwrap())),
+            Repetition::None
+        );
+    }
+
+    #[test]
+    fn hands_distinguish_positions() {
+        // Same board, different hands: the full key differs, the board key does not.
+        let a = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b P 1").unwrap();
+        let b = Position::from_sfen("4k4/9/9/9/9/9/9/9/9 b 2P 1").unwrap();
+        assert_eq!(a.board_key(), b.board_key());
+        assert_ne!(a.key(), b.key());
+        let mut h = History::new();
+        h.push(&a);
+        assert_eq!(h.repetition(&b), Repetition::None);
+    }
+}

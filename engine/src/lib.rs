@@ -12,6 +12,7 @@
 
 mod attacks;
 mod bitboard;
+mod core_compat;
 mod hand;
 mod history;
 mod mate1;
@@ -45,5 +46,8 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth <= 1 {
         return if depth == 0 { 1 } else { list.len() as u64 };
     }
-    list.as_slice().iter().map(|&m| perft(&pos.play(m), depth - 1)).sum()
+    list.as_slice()
+        .iter()
+        .map(|&m| perft(&pos.play(m), depth - 1))
+        .sum()
 }

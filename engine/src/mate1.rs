@@ -19,7 +19,8 @@ impl Position {
         let ek = self.king_square(self.side.flip())?;
         let mut checks = MoveList::new();
         self.checks(GenMode::All, &mut checks);
-        let escapes = steps(self.side.flip(), PieceKind::King, ek).and_not(self.pieces(self.side.flip()));
+        let escapes =
+            steps(self.side.flip(), PieceKind::King, ek).and_not(self.pieces(self.side.flip()));
         checks
             .as_slice()
             .iter()
@@ -37,10 +38,17 @@ impl Position {
         let to = m.to();
         let to_bb = Bitboard::from_square(to);
         let (piece, from_bb) = match m.from() {
-            None => (Piece::new(us, m.drop_kind().expect("drop")), Bitboard::EMPTY),
+            None => (
+                Piece::new(us, m.drop_kind().expect("drop")),
+                Bitboard::EMPTY,
+            ),
             Some(from) => {
                 let p = self.piece_on(from).expect("mover");
-                let k = if m.is_promotion() { p.kind().promote() } else { p.kind() };
+                let k = if m.is_promotion() {
+                    p.kind().promote()
+                } else {
+                    p.kind()
+                };
                 (Piece::new(us, k), Bitboard::from_square(from))
             }
         };

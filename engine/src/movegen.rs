@@ -26,7 +26,13 @@ pub enum GenMode {
 /// Which promotion choices exist for `kind` of `color` moving `from` → `to`:
 /// (promotion, non-promotion).
 #[inline(always)]
-fn promotion_choices(kind: PieceKind, color: Color, from: Square, to: Square, mode: GenMode) -> (bool, bool) {
+fn promotion_choices(
+    kind: PieceKind,
+    color: Color,
+    from: Square,
+    to: Square,
+    mode: GenMode,
+) -> (bool, bool) {
     let zone = Bitboard::promotion_zone(color);
     if !kind.can_promote() || !(zone.contains(from) || zone.contains(to)) {
         return (false, true);
@@ -82,11 +88,11 @@ static NEAR_KING: [Bitboard; 81] = {
     let mut t = [Bitboard::EMPTY; 81];
     let mut s = 0;
     while s < 81 {
-        let (f, r) = ((s / 9) as i32, (s % 9) as i32);
+        let (f, r) = (s as i32 / 9, s as i32 % 9);
         let mut bits = 0u128;
-        let mut i = 0;
+        let mut i = 0usize;
         while i < 81 {
-            let (g, q) = ((i / 9) as i32, (i % 9) as i32);
+            let (g, q) = (i as i32 / 9, i as i32 % 9);
             if (g - f).abs() <= 2 && (q - r).abs() <= 4 {
                 bits |= 1u128 << i;
             }
@@ -118,7 +124,9 @@ impl Position {
 
     /// The legal moves of a side in check. Empty when the side to move is not in check.
     pub fn evasions(&self, mode: GenMode, list: &mut MoveList) {
-        let Some(ksq) = self.king_square(self.side) else { return };
+        let Some(ksq) = self.king_square(self.side) else {
+            return;
+        };
         if !self.in_check() {
             return;
         }
@@ -137,7 +145,9 @@ impl Position {
     pub fn checks(&self, mode: GenMode, list: &mut MoveList) {
         let us = self.side;
         let them = us.flip();
-        let Some(ek) = self.king_square(them) else { return };
+        let Some(ek) = self.king_square(them) else {
+            return;
+        };
         if self.in_check() {
             let mut evasions = MoveList::new();
             self.evasions(mode, &mut evasions);
@@ -168,7 +178,13 @@ impl Position {
         check_sq[PieceKind::Rook.index()] = rook;
         check_sq[PieceKind::Horse.index()] = bishop | king;
         check_sq[PieceKind::Dragon.index()] = rook | king;
-        for k in [PieceKind::Gold, PieceKind::ProPawn, PieceKind::ProLance, PieceKind::ProKnight, PieceKind::ProSilver] {
+        for k in [
+            PieceKind::Gold,
+            PieceKind::ProPawn,
+            PieceKind::ProLance,
+            PieceKind::ProKnight,
+            PieceKind::ProSilver,
+        ] {
             check_sq[k.index()] = gold;
         }
 
@@ -179,8 +195,8 @@ impl Position {
             | self.kind_bb(PieceKind::Rook)
             | self.kind_bb(PieceKind::Horse)
             | self.kind_bb(PieceKind::Dragon);
-        let movers = own.and_not(self.kind_bb(PieceKind::King))
-            & (near_king(ek) | sliders | discoverers);
+        let movers =
+            own.and_not(self.kind_bb(PieceKind::King)) & (near_king(ek) | sliders | discoverers);
         for from in movers {
             let piece = self.board[from.index()].expect("own piece");
             let k = piece.kind();
@@ -191,7 +207,11 @@ impl Position {
                 }
             }
             let discovering = discoverers.contains(from);
-            let off_line = if discovering { !line_through(from, ek) } else { Bitboard::EMPTY };
+            let off_line = if discovering {
+                !line_through(from, ek)
+            } else {
+                Bitboard::EMPTY
+            };
             if !discovering {
                 let mut reach = check_sq[k.index()];
                 if k.can_promote() {
@@ -214,7 +234,9 @@ impl Position {
         // Our king can only check by discovery.
         if let Some(ksq) = our_king {
             if discoverers.contains(ksq) {
-                let targets = steps(us, PieceKind::King, ksq).and_not(own).and_not(line_through(ksq, ek));
+                let targets = steps(us, PieceKind::King, ksq)
+                    .and_not(own)
+                    .and_not(line_through(ksq, ek));
                 let occ_wo = occ ^ Bitboard::from_square(ksq);
                 for to in targets {
                     if !self.is_attacked(them, to, occ_wo) {
@@ -246,7 +268,9 @@ impl Position {
     #[inline]
     fn king_moves(&self, target: Bitboard, list: &mut MoveList) {
         let us = self.side;
-        let Some(ksq) = self.king_square(us) else { return };
+        let Some(ksq) = self.king_square(us) else {
+            return;
+        };
         let occ_wo = self.occupied() ^ Bitboard::from_square(ksq);
         for to in steps(us, PieceKind::King, ksq) & target {
             if !self.is_attacked(us.flip(), to, occ_wo) {
@@ -318,14 +342,18 @@ impl Position {
     pub(crate) fn is_pawn_drop_mate(&self, to: Square) -> bool {
         let us = self.side;
         let them = us.flip();
-        let Some(ek) = self.king_square(them) else { return false };
+        let Some(ek) = self.king_square(them) else {
+            return false;
+        };
         if !steps(us, PieceKind::Pawn, to).contains(ek) {
             return false;
         }
         let occ = self.occupied() | Bitboard::from_square(to);
         // Can a defender other than the king take the pawn? Pinned ones only along their line.
         let pinned = self.pinned(them);
-        let takers = self.attackers_to_occ(them, to, occ).and_not(Bitboard::from_square(ek));
+        let takers = self
+            .attackers_to_occ(them, to, occ)
+            .and_not(Bitboard::from_square(ek));
         for s in takers {
             if !pinned.contains(s) || line_through(ek, s).contains(to) {
                 return false;
@@ -355,7 +383,9 @@ impl Position {
     pub(crate) fn has_evasion(&self) -> bool {
         let us = self.side;
         let them = us.flip();
-        let Some(ksq) = self.king_square(us) else { return true };
+        let Some(ksq) = self.king_square(us) else {
+            return true;
+        };
         let occ = self.occupied();
         let own = self.pieces(us);
         let occ_wo = occ ^ Bitboard::from_square(ksq);
@@ -372,7 +402,10 @@ impl Position {
         let king_bb = Bitboard::from_square(ksq);
         // Every reachable square has some legal promotion choice, so reaching is enough.
         let can_reach = |sq: Square| {
-            self.attackers_to_occ(us, sq, occ).and_not(king_bb).iter().any(|s| !pinned.contains(s) || line_through(ksq, s).contains(sq))
+            self.attackers_to_occ(us, sq, occ)
+                .and_not(king_bb)
+                .iter()
+                .any(|s| !pinned.contains(s) || line_through(ksq, s).contains(sq))
         };
         if can_reach(checker) {
             return true;
@@ -412,7 +445,9 @@ impl Position {
     pub fn gives_check(&self, m: Move) -> bool {
         let us = self.side;
         let them = us.flip();
-        let Some(ek) = self.king_square(them) else { return false };
+        let Some(ek) = self.king_square(them) else {
+            return false;
+        };
         let to = m.to();
         let to_bb = Bitboard::from_square(to);
         let (piece, occ) = match m.from() {
@@ -422,8 +457,15 @@ impl Position {
             }
             Some(from) => {
                 let p = self.board[from.index()].expect("moving piece");
-                let k = if m.is_promotion() { p.kind().promote() } else { p.kind() };
-                (Piece::new(us, k), (self.occupied() ^ Bitboard::from_square(from)) | to_bb)
+                let k = if m.is_promotion() {
+                    p.kind().promote()
+                } else {
+                    p.kind()
+                };
+                (
+                    Piece::new(us, k),
+                    (self.occupied() ^ Bitboard::from_square(from)) | to_bb,
+                )
             }
         };
         if attacks_from(piece, to, occ).contains(ek) {
@@ -476,7 +518,11 @@ impl Position {
                     self.add_to_hand(us, captured.kind().unpromote());
                 }
                 let p = self.take(from);
-                let k = if m.is_promotion() { p.kind().promote() } else { p.kind() };
+                let k = if m.is_promotion() {
+                    p.kind().promote()
+                } else {
+                    p.kind()
+                };
                 self.put(to, Piece::new(us, k));
             }
         }

@@ -139,7 +139,13 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.from(), self.drop_kind()) {
             (Some(from), _) => {
-                write!(f, "{}{}{}", from, self.to(), if self.is_promotion() { "+" } else { "" })
+                write!(
+                    f,
+                    "{}{}{}",
+                    from,
+                    self.to(),
+                    if self.is_promotion() { "+" } else { "" }
+                )
             }
             (None, Some(k)) => write!(f, "{}*{}", k.sfen_letter(), self.to()),
             (None, None) => write!(f, "none"),
@@ -180,7 +186,9 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         // SAFETY: an array of `MaybeUninit` needs no initialisation.
-        let moves = unsafe { MaybeUninit::<[MaybeUninit<Move>; MoveList::CAPACITY]>::uninit().assume_init() };
+        let moves = unsafe {
+            MaybeUninit::<[MaybeUninit<Move>; MoveList::CAPACITY]>::uninit().assume_init()
+        };
         MoveList { moves, len: 0 }
     }
 

@@ -33,7 +33,11 @@ impl fmt::Display for PositionError {
             PositionError::TwoKings(c) => write!(f, "{} has two kings", side(c)),
             PositionError::MissingKing(c) => write!(f, "{} has no king", side(c)),
             PositionError::Nifu(c, file) => {
-                write!(f, "{} has two unpromoted pawns on file {file} (nifu)", side(c))
+                write!(
+                    f,
+                    "{} has two unpromoted pawns on file {file} (nifu)",
+                    side(c)
+                )
             }
             PositionError::DeadPiece(sq) => write!(f, "the piece on {sq} can never move"),
             PositionError::OpponentInCheck(c) => {
@@ -209,7 +213,11 @@ impl Position {
             side,
             kings: [None; 2],
             checkers: Bitboard::EMPTY,
-            board_key: if side == Color::White { crate::zobrist::SIDE } else { 0 },
+            board_key: if side == Color::White {
+                crate::zobrist::SIDE
+            } else {
+                0
+            },
             hand_key: 0,
             ply,
         }

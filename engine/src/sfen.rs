@@ -1,8 +1,8 @@
 //! SFEN parsing and printing, position validation, USI move parsing.
 
 use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList};
 use crate::movegen::GenMode;
+use crate::moves::{Move, MoveList};
 use crate::position::{MoveError, Position, PositionError};
 use crate::types::{Color, Piece, PieceKind, Square};
 
@@ -27,20 +27,27 @@ impl Position {
         let side = match fields.next() {
             Some("b") => Color::Black,
             Some("w") => Color::White,
-            Some(other) => return Err(malformed(format!("side to move must be 'b' or 'w', not '{other}'"))),
+            Some(other) => {
+                return Err(malformed(format!(
+                    "side to move must be 'b' or 'w', not '{other}'"
+                )))
+            }
             None => return Err(malformed("missing side to move")),
         };
-        let hand = fields.next().ok_or_else(|| malformed("missing hands (use '-' for none)"))?;
-        let ply = match fields.next() {
-            None => 1,
-            Some(n) => n
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| malformed(format!("move number '{n}' is not a positive integer")))?,
-        };
+        let hand = fields
+            .next()
+            .ok_or_else(|| malformed("missing hands (use '-' for none)"))?;
+        let ply =
+            match fields.next() {
+                None => 1,
+                Some(n) => n.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                    malformed(format!("move number '{n}' is not a positive integer"))
+                })?,
+            };
         if let Some(extra) = fields.next() {
-            return Err(malformed(format!("unexpected text after the move number: '{extra}'")));
+            return Err(malformed(format!(
+                "unexpected text after the move number: '{extra}'"
+            )));
         }
 
         let mut pos = Position::empty(side, ply - 1);
@@ -123,7 +130,11 @@ impl Position {
                 out.push('/');
             }
         }
-        out.push_str(if self.side == Color::Black { " b " } else { " w " });
+        out.push_str(if self.side == Color::Black {
+            " b "
+        } else {
+            " w "
+        });
         let mut any = false;
         for c in Color::ALL {
             let h = self.hand(c);
@@ -137,7 +148,11 @@ impl Position {
                     out.push_str(&n.to_string());
                 }
                 let l = k.sfen_letter();
-                out.push(if c == Color::Black { l } else { l.to_ascii_lowercase() });
+                out.push(if c == Color::Black {
+                    l
+                } else {
+                    l.to_ascii_lowercase()
+                });
             }
         }
         if !any {
@@ -161,10 +176,17 @@ impl Position {
     }
 }
 
-fn parse_board(board: &str, pos: &mut Position, counts: &mut [u32; 8]) -> Result<(), PositionError> {
+fn parse_board(
+    board: &str,
+    pos: &mut Position,
+    counts: &mut [u32; 8],
+) -> Result<(), PositionError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 9 {
-        return Err(malformed(format!("the board has {} ranks, not 9", ranks.len())));
+        return Err(malformed(format!(
+            "the board has {} ranks, not 9",
+            ranks.len()
+        )));
     }
     for (r, text) in ranks.iter().enumerate() {
         let rank = r as u8 + 1;
@@ -189,10 +211,16 @@ fn parse_board(board: &str, pos: &mut Position, counts: &mut [u32; 8]) -> Result
                     return Err(malformed(format!("rank {rank} has more than 9 squares")));
                 }
                 if promoted && !kind.can_promote() {
-                    return Err(malformed(format!("'+{ch}' cannot be promoted (rank {rank})")));
+                    return Err(malformed(format!(
+                        "'+{ch}' cannot be promoted (rank {rank})"
+                    )));
                 }
                 let kind = if promoted { kind.promote() } else { kind };
-                let color = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
+                let color = if ch.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 let sq = Square::new(file as u8, rank).expect("file and rank in range");
                 counts[kind.unpromote().index()] += 1;
                 pos.put(sq, Piece::new(color, kind));
@@ -207,7 +235,10 @@ fn parse_board(board: &str, pos: &mut Position, counts: &mut [u32; 8]) -> Result
             return Err(malformed(format!("rank {rank} ends with '+'")));
         }
         if file != 0 {
-            return Err(malformed(format!("rank {rank} has {} squares, not 9", 9 - file)));
+            return Err(malformed(format!(
+                "rank {rank} has {} squares, not 9",
+                9 - file
+            )));
         }
     }
     Ok(())
@@ -234,7 +265,11 @@ fn parse_hands(hand: &str, pos: &mut Position, counts: &mut [u32; 8]) -> Result<
         if count > 18 {
             return Err(PositionError::TooManyPieces(kind));
         }
-        let color = if ch.is_ascii_uppercase() { Color::Black } else { Color::White };
+        let color = if ch.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
         counts[kind.index()] += count;
         if counts[kind.index()] > SUPPLY[kind.index()] {
             return Err(PositionError::TooManyPieces(kind));
@@ -263,9 +298,14 @@ mod tests {
         ] {
             assert_eq!(Position::from_sfen(s).unwrap().to_sfen(), s);
         }
-        assert_eq!(Position::from_sfen("startpos").unwrap().to_sfen(), crate::STARTPOS_SFEN);
         assert_eq!(
-            Position::from_sfen("sfen 4k4/9/9/9/9/9/9/9/9 w 18P").unwrap().to_sfen(),
+            Position::from_sfen("startpos").unwrap().to_sfen(),
+            crate::STARTPOS_SFEN
+        );
+        assert_eq!(
+            Position::from_sfen("sfen 4k4/9/9/9/9/9/9/9/9 w 18P")
+                .unwrap()
+                .to_sfen(),
             "4k4/9/9/9/9/9/9/9/9 w 18P 1"
         );
     }
@@ -277,11 +317,26 @@ mod tests {
         assert_eq!(e("4k4/9/9/9/9/9/9/9/4K3K b - 1"), TwoKings(Color::Black));
         assert_eq!(e("9/9/9/9/9/9/9/9/9 b - 1"), MissingKing(Color::White));
         assert_eq!(e("4k4/9/9/9/4P4/4P4/9/9/9 b - 1"), Nifu(Color::Black, 5));
-        assert_eq!(e("4k3P/9/9/9/9/9/9/9/9 b - 1"), DeadPiece(Square::new(1, 1).unwrap()));
-        assert_eq!(e("4k4/9/9/9/9/9/9/9/4n4 w - 1"), DeadPiece(Square::new(5, 9).unwrap()));
-        assert_eq!(e("4k4/4R4/9/9/9/9/9/9/9 b - 1"), OpponentInCheck(Color::White));
-        assert_eq!(e("4k4/9/9/9/9/9/9/9/9 b 3R 1"), TooManyPieces(PieceKind::Rook));
-        assert_eq!(e("4k4/9/9/9/9/9/9/9/9 b 19P 1"), TooManyPieces(PieceKind::Pawn));
+        assert_eq!(
+            e("4k3P/9/9/9/9/9/9/9/9 b - 1"),
+            DeadPiece(Square::new(1, 1).unwrap())
+        );
+        assert_eq!(
+            e("4k4/9/9/9/9/9/9/9/4n4 w - 1"),
+            DeadPiece(Square::new(5, 9).unwrap())
+        );
+        assert_eq!(
+            e("4k4/4R4/9/9/9/9/9/9/9 b - 1"),
+            OpponentInCheck(Color::White)
+        );
+        assert_eq!(
+            e("4k4/9/9/9/9/9/9/9/9 b 3R 1"),
+            TooManyPieces(PieceKind::Rook)
+        );
+        assert_eq!(
+            e("4k4/9/9/9/9/9/9/9/9 b 19P 1"),
+            TooManyPieces(PieceKind::Pawn)
+        );
         assert!(matches!(e("4k4/9/9/9/9/9/9/9 b - 1"), Malformed(_)));
         assert!(matches!(e("4k4/9/9/9/9/9/9/9/9 x - 1"), Malformed(_)));
         assert!(matches!(e("4k4/9/9/9/9/9/9/9/+G8 b - 1"), Malformed(_)));
@@ -294,8 +349,17 @@ mod tests {
     fn usi_moves_are_checked_against_the_position() {
         let p = Position::startpos();
         assert_eq!(p.parse_usi_move("7g7f").unwrap().to_usi(), "7g7f");
-        assert!(matches!(p.parse_usi_move("7g7e"), Err(MoveError::Illegal(_))));
-        assert!(matches!(p.parse_usi_move("P*5e"), Err(MoveError::Illegal(_))));
-        assert!(matches!(p.parse_usi_move("hello"), Err(MoveError::Syntax(_))));
+        assert!(matches!(
+            p.parse_usi_move("7g7e"),
+            Err(MoveError::Illegal(_))
+        ));
+        assert!(matches!(
+            p.parse_usi_move("P*5e"),
+            Err(MoveError::Illegal(_))
+        ));
+        assert!(matches!(
+            p.parse_usi_move("hello"),
+            Err(MoveError::Syntax(_))
+        ));
     }
 }

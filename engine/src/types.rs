@@ -372,11 +372,7 @@ impl Piece {
 
     /// Converts to `shogi_core`'s piece.
     pub fn to_core(self) -> shogi_core::Piece {
-        let color = match self.color() {
-            Color::Black => shogi_core::Color::Black,
-            Color::White => shogi_core::Color::White,
-        };
-        shogi_core::Piece::new(self.kind().to_core(), color)
+        shogi_core::Piece::new(self.kind().to_core(), self.color().to_core())
     }
 }
 
@@ -385,7 +381,11 @@ impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let k = self.kind();
         let c = k.sfen_letter();
-        let c = if self.color() == Color::White { c.to_ascii_lowercase() } else { c };
+        let c = if self.color() == Color::White {
+            c.to_ascii_lowercase()
+        } else {
+            c
+        };
         if k.is_promoted() {
             write!(f, "+{c}")
         } else {
