@@ -257,3 +257,22 @@ fn go_without_a_position_still_answers() {
     assert_eq!(lines.last().unwrap(), "checkmate timeout");
     assert!(lines.iter().any(|l| l.starts_with("info string error")));
 }
+
+#[test]
+fn everything_on_stdout_is_ascii() {
+    // cshogi decodes some replies as Shift_JIS and some GUIs assume their locale's code
+    // page: ASCII is the only text every client reads the same way.
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", QUICK);
+    e.send("isready");
+    e.until("readyok", QUICK);
+    e.mate(problems::MATE3, 30_000);
+    e.mate(problems::NOMATE, 30_000);
+    e.send("position sfen 4k4/9/4P4/9/4P4/9/9/9/9 b G 1");
+    e.send("foo");
+    e.sync();
+    for l in &e.transcript {
+        assert!(l.is_ascii(), "{l}");
+    }
+}

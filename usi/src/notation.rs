@@ -320,6 +320,62 @@ mod tests {
         assert_eq!(relative(PieceKind::Silver, sq("6c"), sq("5b"), &[], b), "");
     }
 
+    fn kifu(sfen: &str, usi: &[&str]) -> Vec<String> {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut p = pos.clone();
+        let mut moves = Vec::new();
+        for u in usi {
+            let m = p.parse_usi_move(u).unwrap();
+            moves.push(m);
+            p.do_move(m);
+        }
+        kifu_line(&pos, &moves)
+    }
+
+    #[test]
+    fn drops_promotions_and_recaptures_on_a_board() {
+        // 打 only when a board silver could also go there.
+        assert_eq!(
+            kifu("4k4/9/9/4S4/9/9/9/9/9 b S 1", &["S*5c"]),
+            ["▲５三銀打"]
+        );
+        assert_eq!(kifu("4k4/9/9/9/9/9/9/9/9 b S 1", &["S*5c"]), ["▲５三銀"]);
+        assert_eq!(
+            kifu("4k4/9/9/4S4/9/9/9/9/9 b - 1", &["5d5c+"]),
+            ["▲５三銀成"]
+        );
+        assert_eq!(
+            kifu("4k4/9/9/4S4/9/9/9/9/9 b - 1", &["5d5c"]),
+            ["▲５三銀不成"]
+        );
+        // Outside the zone there is no choice, so no 不成.
+        assert_eq!(kifu("4k4/9/9/9/4S4/9/9/9/9 b - 1", &["5e5d"]), ["▲５四銀"]);
+        assert_eq!(
+            kifu("4k4/4g4/9/9/9/9/9/9/4R4 b - 1", &["5i5b+", "5a5b"]),
+            ["▲５二飛成", "△同玉"]
+        );
+    }
+
+    #[test]
+    fn same_kind_pieces_on_a_board() {
+        let golds = "4k4/9/3G1G3/9/9/9/9/9/9 b - 1";
+        assert_eq!(kifu(golds, &["6c5b"]), ["▲５二金左"]);
+        assert_eq!(kifu(golds, &["4c5b"]), ["▲５二金右"]);
+        let three = "4k4/9/3GGG3/9/9/9/9/9/9 b - 1";
+        assert_eq!(kifu(three, &["5c5b"]), ["▲５二金直"]);
+        assert_eq!(kifu(three, &["6c5b"]), ["▲５二金左"]);
+        let knights = "4k4/9/9/9/2N1N4/9/9/9/9 b - 1";
+        assert_eq!(kifu(knights, &["7e6c"]), ["▲６三桂左不成"]);
+        assert_eq!(kifu(knights, &["5e6c+"]), ["▲６三桂右成"]);
+        let dragons = "4k4/7+R1/8+R/9/9/9/9/9/9 b - 1";
+        assert_eq!(kifu(dragons, &["1c2d"]), ["▲２四龍右"]);
+        assert_eq!(kifu(dragons, &["2b2d"]), ["▲２四龍左"]);
+        // White's left and right are Black's right and left.
+        let white = "9/9/9/9/9/9/3g1g3/9/4K4 w - 1";
+        assert_eq!(kifu(white, &["6g5h"]), ["△５八金右"]);
+        assert_eq!(kifu(white, &["4g5h"]), ["△５八金左"]);
+    }
+
     #[test]
     fn squares_and_hands() {
         assert_eq!(square(sq("2d")), "２四");

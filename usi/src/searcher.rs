@@ -86,6 +86,12 @@ struct State {
 
 impl State {
     fn ensure(&mut self, config: &Config) -> Result<&mut Solver, String> {
+        if let Some(s) = self.solver.as_mut() {
+            // Threads, interval and move generation change in place; the table is kept.
+            if s.config().hash_mb == config.hash_mb && !same_table(s.config(), config) {
+                s.set_config(config.clone());
+            }
+        }
         let fits = self
             .solver
             .as_ref()
