@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Measure how fast Kanju answers `stop` and obeys `quit` in the middle of a search.
+
+USI promises: `stop` -> exactly one `checkmate ...` line within 100 ms; `quit` -> the
+process is gone within 100 ms. The tests check the behaviour; this script measures the
+latency, from the moment the command is written to the moment the answer line is read
+(or the process has exited).
+
+Usage:
+  scripts/usi_stop_latency.py [--engine target/release/kanju] [--trials 20]
+                              [--threads 2] [--hash 1024]
+"""
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Microcosmos (1525 plies): no search finishes it in the second it runs here.
+HARD = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1"
+
+
+class Engine:
+    def __init__(self, path, options):
+        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines = []
+        self.cv = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.send("usi")
+        self.wait(lambda l: l == "usiok")
+        for k, v in options:
+            self.send(f"setoption name {k} value {v}")
+        self.send("isready")
+        self.wait(lambda l: l == "readyok")
+
+    def _read(self):
+        for line in self.p.stdout:
+            with self.cv:
+                self.lines.append((time.perf_counter(), line.rstrip("\n")))
+                self.cv.notify_all()
+
+    def send(self, s):
+        self.p.stdin.write(s + "\n")
+        self.p.stdin.flush()
+        return time.perf_counter()
+
+    def wait(self, pred, timeout=60):
+        deadline = time.time() + timeout
+        with self.cv:
+            while True:
+                while self.lines:
+                    t, l = self.lines.pop(0)
+                    if pred(l):
+                        return t, l
+                left = deadline - time.time()
+                if left <= 0:
+                    raise TimeoutError("no answer")
+                self.cv.wait(left)
+
+
+def summary(name, ms):
+    ms = sorted(ms)
+    p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+    print(f"{name}: n={len(ms)} median {statistics.median(ms):.1f} ms, p95 {p95:.1f} ms, "
+          f"max {ms[-1]:.1f} ms, over 100 ms: {sum(1 for x in ms if x > 100)}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "kanju"))
+    ap.add_argument("--trials", type=int, default=20)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--hash", type=int, default=1024)
+    args = ap.parse_args()
+    options = [("USI_Hash", args.hash), ("Threads", args.threads)]
+
+    stop_ms, extra = [], 0
+    e = Engine(args.engine, options)
+    for _ in range(args.trials):
+        e.send(f"position sfen {HARD}")
+        e.send("go mate infinite")
+        time.sleep(random.uniform(0.2, 1.0))
+        sent = e.send("stop")
+        t, _ = e.wait(lambda l: l.startswith("checkmate"))
+        stop_ms.append((t - sent) * 1000)
+        # Exactly one answer: count any further checkmate line before the next readyok.
+        time.sleep(0.2)
+        e.send("isready")
+        while e.wait(lambda l: l == "readyok" or l.startswith("checkmate"))[1] != "readyok":
+            extra += 1
+    e.send("quit")
+    e.p.wait(10)
+    if extra:
+        print(f"ERROR: {extra} extra checkmate lines after stop")
+    summary("stop -> checkmate", stop_ms)
+
+    quit_ms = []
+    for _ in range(args.trials):
+        e = Engine(args.engine, options)
+        e.send(f"position sfen {HARD}")
+        e.send("go mate infinite")
+        time.sleep(random.uniform(0.2, 1.0))
+        sent = e.send("quit")
+        e.p.wait(10)
+        quit_ms.append((time.perf_counter() - sent) * 1000)
+    summary("quit -> process gone", quit_ms)
+
+
+if __name__ == "__main__":
+    main()
