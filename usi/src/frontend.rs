@@ -317,3 +317,52 @@ pub fn run(input: impl BufRead, out: Output, identity: Identity) -> Flow {
     fe.drain();
     Flow::Continue
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(line: &str) -> Go {
+        match Command::parse(line) {
+            Command::Go(g) => g,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn budgets_from_clocks() {
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis() as u64);
+        assert_eq!(
+            ms(game_budget(&go("go movetime 1500"), Color::Black)),
+            Some(1500)
+        );
+        assert_eq!(
+            ms(game_budget(
+                &go("go btime 0 wtime 0 byoyomi 3000"),
+                Color::White
+            )),
+            Some(2800)
+        );
+        assert_eq!(
+            ms(game_budget(
+                &go("go btime 60000 wtime 1000 binc 1000 winc 1000"),
+                Color::Black
+            )),
+            Some(3800)
+        );
+        assert_eq!(
+            ms(game_budget(
+                &go("go btime 60000 wtime 1000 binc 1000 winc 1000"),
+                Color::White
+            )),
+            Some(850)
+        );
+        // Out of time: still a short look rather than none.
+        assert_eq!(
+            ms(game_budget(&go("go btime 0 wtime 0"), Color::Black)),
+            Some(50)
+        );
+        assert_eq!(game_budget(&go("go"), Color::Black), None);
+        assert_eq!(game_budget(&go("go infinite"), Color::Black), None);
+    }
+}
