@@ -21,6 +21,7 @@ fn main() {
     let mut filter = String::new();
     let mut first = usize::MAX;
     let mut nodes = None;
+    let mut clear = false;
     let mut i = 0;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_default();
@@ -31,6 +32,11 @@ fn main() {
             "--filter" => filter = v,
             "--first" => first = v.parse().expect("--first N"),
             "--nodes" => nodes = Some(v.parse().expect("--nodes N")),
+            "--clear" => {
+                clear = true;
+                i += 1;
+                continue;
+            }
             f => {
                 file = Some(f.to_string());
                 i += 1;
@@ -61,7 +67,9 @@ fn main() {
                 continue;
             }
         };
-        solver.clear();
+        if clear {
+            solver.clear();
+        }
         let limits = Limits {
             time: Some(Duration::from_secs_f64(time)),
             nodes,

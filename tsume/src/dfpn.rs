@@ -11,6 +11,7 @@
 
 use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
 use crate::initial;
+use crate::keys;
 use crate::node::{summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
 use crate::path::{position_id, PathSet};
 use crate::proof_hand::{
@@ -64,10 +65,21 @@ impl<'a> Shared<'a> {
         self.done.store(true, Ordering::Relaxed);
     }
 
-    /// The table key of `pos`.
-    #[inline(always)]
+    /// The table key of `pos`, from scratch.
     pub fn key_of(&self, pos: &Position) -> u64 {
-        nonzero_key(pos.board_key() ^ self.salt)
+        nonzero_key(keys::board_key(pos) ^ self.salt)
+    }
+
+    /// The table key after `m` from `pos`, whose table key is `key`.
+    #[inline(always)]
+    pub fn key_after(&self, pos: &Position, key: u64, m: Move) -> u64 {
+        // Undo the zero guard before applying the move's changes.
+        let raw = if key == nonzero_key(0) && keys::board_key(pos) ^ self.salt == 0 {
+            0
+        } else {
+            key
+        };
+        nonzero_key(keys::key_after(pos, raw, m))
     }
 }
 
@@ -210,6 +222,23 @@ impl<'a> Searcher<'a> {
                     rep_dep: NO_DEP,
                     amount: me.amount,
                 };
+            }
+            let r = self.search(pos, 1, &me, (0, Hand::EMPTY, Move::NONE), INF, INF, false);
+            if r.pn == 0 || r.dn == 0 || self.aborted {
+                return r;
+            }
+        }
+    }
+
+    /// Proves `pos` again from its children, even if the table already holds a result
+    /// for it: rebuilds the child proofs a main line needs after they were evicted.
+    pub fn search_again(&mut self, pos: &Position) -> Res {
+        loop {
+            let mut me = self.root_child(pos);
+            if me.is_terminal() {
+                me.pn = 1;
+                me.dn = 1;
+                me.flags = NEW;
             }
             let r = self.search(pos, 1, &me, (0, Hand::EMPTY, Move::NONE), INF, INF, false);
             if r.pn == 0 || r.dn == 0 || self.aborted {
@@ -421,11 +450,12 @@ impl<'a> Searcher<'a> {
         }
         let start = self.children.len();
         let mut any_drop = false;
+        // Pass 1: keys, repetitions and estimates; prefetch every cluster so that the
+        // probes of pass 2 overlap their cache misses.
         for &m in moves.as_slice() {
-            let cpos = pos.play(m);
-            let ckey = sh.key_of(&cpos);
-            let chand = cpos.hand(attacker);
-            let cid = position_id(ckey, chand);
+            let ckey = sh.key_after(pos, key, m);
+            let chand = keys::hand_after(pos, attacker, hand, m);
+            sh.table.prefetch(ckey);
             let mut c = Child {
                 key: ckey,
                 mv: m,
@@ -441,23 +471,30 @@ impl<'a> Searcher<'a> {
                 flags: 0,
                 snda: [0; SNDA_MOVES],
             };
-            if let Some(d) = self.path.depth_of(cid) {
+            if let Some(d) = self.path.depth_of(position_id(ckey, chand)) {
                 // Repetition: lost for the attacker, on this path.
                 c.pn = INF;
                 c.dn = 0;
                 c.rep_dep = d;
-                self.children.push(c);
+            } else {
+                (c.pn, c.dn) = initial::estimate(pos, m, or_node);
+            }
+            any_drop |= m.is_drop();
+            self.children.push(c);
+        }
+        // Pass 2: the table.
+        for i in start..self.children.len() {
+            let mut c = self.children[i];
+            if c.rep_dep != NO_DEP {
                 continue;
             }
-            let (ipn, idn) = initial::estimate(&cpos, m, or_node);
-            let p = sh.table.probe(ckey, chand, ipn, idn);
+            let m = c.mv;
+            let p = sh.table.probe(c.key, c.hand, c.pn, c.dn);
             c.pn = p.pn;
             c.dn = p.dn;
-            c.res_hand = if p.pn == 0 || p.dn == 0 {
-                p.hand
-            } else {
-                chand
-            };
+            if p.pn == 0 || p.dn == 0 {
+                c.res_hand = p.hand;
+            }
             c.len = p.len;
             c.md = p.md;
             c.amount = p.amount;
@@ -467,6 +504,7 @@ impl<'a> Searcher<'a> {
                 if !or_node {
                     // A new attacker node: the mate in one is cheap and settles many.
                     c.flags |= MATE1_TESTED;
+                    let cpos = pos.play(m);
                     if let Some(mm) = cpos.mate_in_1() {
                         let r = self.mate1_result(&cpos, mm);
                         c.pn = 0;
@@ -486,7 +524,7 @@ impl<'a> Searcher<'a> {
                             parent_move: m,
                             snda: [0; SNDA_MOVES],
                         };
-                        sh.table.store(ckey, &s);
+                        sh.table.store(c.key, &s);
                     }
                 }
             } else if p.parent_key != 0
@@ -495,10 +533,7 @@ impl<'a> Searcher<'a> {
             {
                 self.detect_source(p.parent_key, p.parent_hand, p.parent_move, depth, m);
             }
-            if m.is_drop() {
-                any_drop = true;
-            }
-            self.children.push(c);
+            self.children[i] = c;
         }
         self.moves = moves;
         if !or_node && any_drop {

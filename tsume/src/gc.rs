@@ -2,7 +2,6 @@
 //! free the entries whose subtrees were cheapest to search, since they are the cheapest
 //! to search again. Entries the caller names (the proof of the current main line) stay.
 
-use crate::entry::Entry;
 use crate::table::Table;
 use kanju_engine::Hand;
 
@@ -12,11 +11,12 @@ impl Table {
     pub(crate) fn collect(&self, fraction: f64, keep: &dyn Fn(u64, Hand) -> bool) -> usize {
         let threshold = self.amount_quantile(fraction);
         let mut freed = 0;
-        for c in self.clusters() {
-            let mut c = c.lock();
-            for e in c.entries.iter_mut() {
-                if !e.is_empty() && e.amount <= threshold && !keep(e.key, e.hand) {
-                    *e = Entry::EMPTY;
+        for ci in 0..self.len() {
+            let mut c = self.lock_index(ci);
+            for i in 0..c.keys.len() {
+                let k = c.keys[i];
+                if k != 0 && c.entries[i].amount <= threshold && !keep(k, c.entries[i].hand) {
+                    c.keys[i] = 0;
                     freed += 1;
                 }
             }
@@ -26,12 +26,15 @@ impl Table {
 
     /// The effort below which about `fraction` of the used entries lie, from a sample.
     fn amount_quantile(&self, fraction: f64) -> u32 {
-        let clusters = self.clusters();
-        let step = (clusters.len() / 4096).max(1);
+        let step = (self.len() / 4096).max(1);
         let mut sample = Vec::with_capacity(4096 * 8);
-        for c in clusters.iter().step_by(step) {
-            let c = c.lock();
-            sample.extend(c.entries.iter().filter(|e| !e.is_empty()).map(|e| e.amount));
+        for ci in (0..self.len()).step_by(step) {
+            let c = self.lock_index(ci);
+            sample.extend(
+                (0..c.keys.len())
+                    .filter(|&i| c.keys[i] != 0)
+                    .map(|i| c.entries[i].amount),
+            );
         }
         if sample.is_empty() {
             return 0;

@@ -7,6 +7,8 @@ mod dfpn;
 mod entry;
 mod gc;
 mod initial;
+mod keys;
+mod memory;
 mod node;
 mod path;
 mod proof_hand;

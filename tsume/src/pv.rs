@@ -68,8 +68,8 @@ pub(crate) fn extract(searcher: &mut Searcher, root: &Position) -> Option<Vec<Mo
                 if chosen.is_some() || attempt > 0 {
                     break;
                 }
-                // The table lost this node's proof: prove it again, once.
-                let r = searcher.search_root(&pos);
+                // The table lost the proofs below this node: prove it again, once.
+                let r = searcher.search_again(&pos);
                 if searcher.aborted || r.pn != 0 {
                     return None;
                 }

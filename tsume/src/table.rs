@@ -5,23 +5,27 @@
 //! Locking per cluster is the finest possible striping: threads only meet when they touch
 //! the same board.
 
-use crate::entry::{Entry, INF, SNDA_MOVES};
+use crate::entry::{Entry, SNDA_MOVES};
+use crate::memory::Block;
 use kanju_engine::{Hand, Move};
 use parking_lot::Mutex;
 
-/// Entries per cluster. Eight 48-byte entries: six cache lines per lock.
+/// Entries per cluster.
 pub(crate) const CLUSTER: usize = 8;
 
-#[derive(Clone, Copy)]
+/// Board keys in the first cache line, entries after: a probe touches one line to find
+/// which entries are its board's. All zero is an empty cluster.
+#[repr(C, align(64))]
 pub(crate) struct Cluster {
+    /// Board key per slot; 0 = empty.
+    pub keys: [u64; CLUSTER],
+    /// The entries.
     pub entries: [Entry; CLUSTER],
 }
 
-impl Cluster {
-    const EMPTY: Cluster = Cluster {
-        entries: [Entry::EMPTY; CLUSTER],
-    };
-}
+/// Lock stripes: a lock covers every cluster with its index modulo this. Many more
+/// stripes than threads, so threads rarely wait, and few enough to stay in cache.
+const STRIPES: usize = 1 << 14;
 
 /// What a probe learnt about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,52 +116,114 @@ pub(crate) struct Store {
 
 /// The shared table. Its size is fixed at construction.
 pub(crate) struct Table {
-    clusters: Box<[Mutex<Cluster>]>,
+    block: Block,
+    len: usize,
+    locks: Box<[Mutex<()>]>,
+}
+
+/// Exclusive access to one cluster while its stripe lock is held.
+pub(crate) struct ClusterGuard<'a> {
+    _lock: parking_lot::MutexGuard<'a, ()>,
+    cluster: *mut Cluster,
+}
+
+impl std::ops::Deref for ClusterGuard<'_> {
+    type Target = Cluster;
+    fn deref(&self) -> &Cluster {
+        // SAFETY: the stripe lock is held, so no other thread touches this cluster.
+        unsafe { &*self.cluster }
+    }
+}
+
+impl std::ops::DerefMut for ClusterGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Cluster {
+        // SAFETY: as above, and the guard is borrowed mutably.
+        unsafe { &mut *self.cluster }
+    }
 }
 
 impl Table {
     /// A table of about `mb` MiB (at least one cluster).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
-        let n = (bytes / std::mem::size_of::<Mutex<Cluster>>()).max(1);
-        let clusters: Vec<Mutex<Cluster>> = (0..n).map(|_| Mutex::new(Cluster::EMPTY)).collect();
+        let len = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let block = Block::zeroed(len * std::mem::size_of::<Cluster>());
+        let locks: Vec<Mutex<()>> = (0..STRIPES.min(len.next_power_of_two()))
+            .map(|_| Mutex::new(()))
+            .collect();
         Table {
-            clusters: clusters.into_boxed_slice(),
+            block,
+            len,
+            locks: locks.into_boxed_slice(),
         }
     }
 
-    pub(crate) fn clusters(&self) -> &[Mutex<Cluster>] {
-        &self.clusters
+    /// Number of clusters.
+    pub(crate) fn len(&self) -> usize {
+        self.len
     }
 
     #[inline(always)]
-    fn cluster(&self, key: u64) -> &Mutex<Cluster> {
+    fn index(&self, key: u64) -> usize {
         // Multiply-shift spreads any key over any cluster count without a power of two.
-        let i = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[i]
+        ((key as u128 * self.len as u128) >> 64) as usize
+    }
+
+    /// Locks cluster `i`.
+    #[inline(always)]
+    pub(crate) fn lock_index(&self, i: usize) -> ClusterGuard<'_> {
+        let lock = self.locks[i & (self.locks.len() - 1)].lock();
+        // SAFETY: i < len, inside the block.
+        let cluster = unsafe { (self.block.as_ptr() as *mut Cluster).add(i) };
+        ClusterGuard {
+            _lock: lock,
+            cluster,
+        }
+    }
+
+    #[inline(always)]
+    fn cluster(&self, key: u64) -> ClusterGuard<'_> {
+        self.lock_index(self.index(key))
+    }
+
+    /// Hints the CPU to fetch `key`'s cluster keys ahead of a probe.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: a prefetch of an address inside the block; it never faults.
+            unsafe {
+                let p = (self.block.as_ptr() as *const Cluster).add(self.index(key)) as *const i8;
+                std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Empties every slot.
-    pub fn clear(&self) {
-        for c in self.clusters.iter() {
-            *c.lock() = Cluster::EMPTY;
-        }
+    pub fn clear(&mut self) {
+        self.block.clear();
     }
 
     /// What the table knows about board `key` with attacker hand `hand`. `init_pn`/`init_dn`
     /// are the estimates for an unknown position; dominating entries can only raise them.
     pub fn probe(&self, key: u64, hand: Hand, init_pn: u32, init_dn: u32) -> Probe {
-        let c = self.cluster(key).lock();
+        let c = self.cluster(key);
         let mut r = Probe::unknown(init_pn, init_dn);
         let mut bound_pn = 0;
         let mut bound_dn = 0;
-        for e in c.entries.iter() {
-            if e.key != key {
+        let mut proof: Option<&Entry> = None;
+        for i in 0..CLUSTER {
+            if c.keys[i] != key {
                 continue;
             }
+            let e = &c.entries[i];
             if e.pn == 0 {
-                if hand.dominates(e.hand) {
-                    return Probe::terminal(e);
+                // Several proofs may cover the position: answer with the shortest mate, so
+                // that lengths only ever shrink and the main line's lengths stay ordered.
+                if hand.dominates(e.hand) && proof.is_none_or(|p: &Entry| e.len < p.len) {
+                    proof = Some(e);
                 }
             } else if e.dn == 0 {
                 if e.hand.dominates(hand) {
@@ -181,6 +247,9 @@ impl Table {
                 bound_pn = bound_pn.max(e.pn);
             }
         }
+        if let Some(e) = proof {
+            return Probe::terminal(e);
+        }
         r.pn = r.pn.max(bound_pn);
         r.dn = r.dn.max(bound_dn);
         r
@@ -189,42 +258,51 @@ impl Table {
     /// The parent pointer of exactly this unknown position, for the SNDA walk. `None` if the
     /// position is absent, terminal, or has no parent.
     pub fn parent_of(&self, key: u64, hand: Hand) -> Option<(u64, Hand, u16)> {
-        let c = self.cluster(key).lock();
-        c.entries
-            .iter()
-            .find(|e| e.key == key && e.hand == hand && !e.is_terminal())
+        let c = self.cluster(key);
+        (0..CLUSTER)
+            .find(|&i| c.keys[i] == key && c.entries[i].hand == hand && !c.entries[i].is_terminal())
+            .map(|i| &c.entries[i])
             .filter(|e| e.parent_key != 0)
             .map(|e| (e.parent_key, e.parent_hand, e.parent_move))
     }
 
     /// Records a result. Terminal results free the entries of the same board they subsume.
     pub fn store(&self, key: u64, s: &Store) {
-        let mut c = self.cluster(key).lock();
+        let mut c = self.cluster(key);
+        let c = &mut *c;
         let proven = s.pn == 0;
         let disproven = s.dn == 0;
         if proven || disproven {
-            for e in c.entries.iter_mut() {
-                if e.key != key || (e.hand == s.hand && e.is_terminal() && e.pn == s.pn) {
+            for i in 0..CLUSTER {
+                let e = &c.entries[i];
+                if c.keys[i] != key || (e.hand == s.hand && e.is_terminal() && e.pn == s.pn) {
                     continue;
                 }
                 let subsumed = if proven {
-                    e.hand.dominates(s.hand) && !e.is_disproven()
+                    // A more specific proof stays if it knows a shorter mate.
+                    e.hand.dominates(s.hand)
+                        && !e.is_disproven()
+                        && !(e.is_proven() && e.len < s.len)
                 } else {
                     s.hand.dominates(e.hand) && !e.is_proven()
                 };
                 if subsumed {
-                    *e = Entry::EMPTY;
+                    c.keys[i] = 0;
                 }
             }
         }
         // The slot to write: the same position first, then a free slot, then the cheapest.
-        let same = c.entries.iter().position(|e| {
-            e.key == key && e.hand == s.hand && (e.pn == 0) == proven && (e.dn == 0) == disproven
+        let same = (0..CLUSTER).find(|&i| {
+            let e = &c.entries[i];
+            c.keys[i] == key
+                && e.hand == s.hand
+                && (e.pn == 0) == proven
+                && (e.dn == 0) == disproven
         });
-        let idx = match same {
-            Some(i) => i,
-            None => match c.entries.iter().position(|e| e.is_empty()) {
-                Some(i) => i,
+        let (idx, fresh) = match same {
+            Some(i) => (i, false),
+            None => match c.keys.iter().position(|&k| k == 0) {
+                Some(i) => (i, true),
                 None => {
                     let mut best = 0;
                     let mut best_score = u64::MAX;
@@ -239,19 +317,20 @@ impl Table {
                         // Everything here is worth more than this result: drop it.
                         return;
                     }
-                    c.entries[best] = Entry::EMPTY;
-                    best
+                    (best, true)
                 }
             },
         };
+        c.keys[idx] = key;
         let e = &mut c.entries[idx];
-        let fresh = e.is_empty();
         if fresh || e.parent_key == 0 {
             e.parent_key = s.parent_key;
             e.parent_hand = s.parent_hand;
             e.parent_move = s.parent_move.bits();
         }
-        e.key = key;
+        if fresh {
+            e.snda = [0; SNDA_MOVES];
+        }
         e.hand = s.hand;
         e.pn = s.pn;
         e.dn = s.dn;
@@ -271,35 +350,44 @@ impl Table {
 
     /// Table fill, per mille, estimated from the first clusters.
     pub fn hashfull(&self) -> u32 {
-        let n = self.clusters.len().min(1000);
+        let n = self.len.min(1000);
         let mut used = 0usize;
-        for c in self.clusters[..n].iter() {
-            used += c.lock().entries.iter().filter(|e| !e.is_empty()).count();
+        for i in 0..n {
+            used += self.lock_index(i).keys.iter().filter(|&&k| k != 0).count();
         }
         (used * 1000 / (n * CLUSTER)) as u32
     }
 }
 
-/// Lower scores are evicted first: cheap subtrees before expensive ones, and proofs last
-/// among equals because the main line is rebuilt from them.
+/// Lower scores are evicted first: cheap subtrees before expensive ones. Proofs and
+/// disproofs weigh more than open estimates of the same effort: they are facts, other
+/// nodes' results rest on them, and the main line is rebuilt from the proofs.
 #[inline]
 fn eviction_score(e: &Entry) -> u64 {
-    if e.is_empty() {
-        return 0;
-    }
-    let bonus = if e.pn == 0 { 2 } else { 1 };
-    e.amount as u64 * bonus + if e.pn == INF { 0 } else { 1 }
+    weight(e.pn, e.dn, e.amount)
 }
 
 #[inline]
 fn eviction_score_of(s: &Store) -> u64 {
-    let bonus = if s.pn == 0 { 2 } else { 1 };
-    s.amount as u64 * bonus + 1
+    weight(s.pn, s.dn, s.amount)
+}
+
+#[inline]
+fn weight(pn: u32, dn: u32, amount: u32) -> u64 {
+    let a = amount as u64 + 1;
+    if pn == 0 {
+        a * 8
+    } else if dn == 0 {
+        a * 4
+    } else {
+        a
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::entry::INF;
     use kanju_engine::PieceKind;
 
     fn hand(p: u32, g: u32) -> Hand {
@@ -370,8 +458,11 @@ mod tests {
         t.store(42, &store(10, 20, hand(2, 1)));
         t.store(42, &store(5, 5, hand(0, 0)));
         t.store(42, &store(0, INF, hand(1, 0)));
-        let c = t.cluster(42).lock();
-        let live: Vec<&Entry> = c.entries.iter().filter(|e| e.key == 42).collect();
+        let c = t.cluster(42);
+        let live: Vec<&Entry> = (0..CLUSTER)
+            .filter(|&i| c.keys[i] == 42)
+            .map(|i| &c.entries[i])
+            .collect();
         assert_eq!(
             live.len(),
             2,
