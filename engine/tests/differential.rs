@@ -9,7 +9,10 @@
 //! * `random_positions`: random positions built piece by piece, with and without the
 //!   attacker's king, with full hands or crowded boards and many promoted pieces. These also
 //!   check validation: Kanju must reject exactly the ones where the side not to move is in
-//!   check (rsshogi decides which), with `PositionError::OpponentInCheck`.
+//!   check (rsshogi decides which), with `PositionError::OpponentInCheck`;
+//! * `pawn_drop_positions`: small positions around a king on its back rank with a checking
+//!   pawn drop available, so that uchifuzume (a pawn-drop mate, illegal) comes up hundreds
+//!   of times, pinned would-be capturers included.
 //!
 //! At every position Kanju and rsshogi must agree exactly, as sets of USI strings, on the
 //! legal moves (standard and all), the checks, the evasions and the mating moves; Kanju's own
@@ -41,6 +44,8 @@ struct Stats {
     evasion_positions: usize,
     rejected_opponent_in_check: usize,
     rsshogi_solver_disagreements: usize,
+    /// Positions where a checking pawn drop was excluded as uchifuzume.
+    uchifuzume: usize,
 }
 
 struct Run {
@@ -397,6 +402,27 @@ fn check_position(
         }
     }
     stats.checks_seen += gives.len();
+    if let (Some(ek), false) = (k.king_square(them), k.in_check()) {
+        // The square from which a pawn of ours would attack the enemy king.
+        let rank = if black {
+            ek.rank() + 1
+        } else {
+            ek.rank().wrapping_sub(1)
+        };
+        if let Some(sq) = Square::new(ek.file(), rank) {
+            let pawn_on_file = k
+                .pieces_of(us, PieceKind::Pawn)
+                .iter()
+                .any(|s| s.file() == sq.file());
+            if k.hand(us).has(PieceKind::Pawn)
+                && k.piece_on(sq).is_none()
+                && !pawn_on_file
+                && !all_set.contains(&Move::drop(PieceKind::Pawn, sq))
+            {
+                stats.uchifuzume += 1;
+            }
+        }
+    }
 
     // --- checks: Kanju's generator = legal ∩ gives_check = rsshogi's
     for (mode, moves, label) in [
@@ -717,4 +743,110 @@ fn random_positions() {
         "random positions too tame: {st:?}"
     );
     assert!(st.double_check >= 20, "too few double checks: {st:?}");
+}
+
+/// Small positions built so that a pawn drop in front of the defender's king gives check:
+/// the king on or next to its back rank, attacker pieces crowding it, a few defenders, and a
+/// pawn in the attacker's hand with no attacker pawn on that file. Many of these drops mate,
+/// which makes them uchifuzume: the generators, `is_legal` and mate-in-1 must all refuse them,
+/// exactly as rsshogi does, including when the only capturer is pinned.
+#[test]
+fn pawn_drop_positions() {
+    let mut run = Run::new("pawn_drop_positions");
+    let n = 12_000 * scale();
+    for i in 0..n {
+        let seed = 900_000 + i as u64;
+        let mut rng = Rng::new(seed);
+        let attacker_black = rng.chance(50);
+        let mut sk = common::Sketch::empty();
+        sk.black_to_move = attacker_black;
+        // Rank as seen from the attacker: the defender's back rank is the attacker's rank 1.
+        let abs = |rel: usize| if attacker_black { rel } else { 10 - rel };
+        let kf = 1 + rng.below(9);
+        let krel = if rng.chance(75) { 1 } else { 2 };
+        sk.set(kf, abs(krel), if attacker_black { "k" } else { "K" });
+        let drop_sq = (kf, abs(krel + 1));
+        let mut used = [0u32; 7];
+        let mut place = |sk: &mut common::Sketch,
+                         rng: &mut Rng,
+                         attacker: bool,
+                         choices: &[&str]| {
+            for _ in 0..10 {
+                let f = kf as i32 + rng.below(5) as i32 - 2;
+                let rel = krel as i32 + rng.below(5) as i32 - 2;
+                if !(1..=9).contains(&f) || !(1..=9).contains(&rel) {
+                    continue;
+                }
+                let (f, rel) = (f as usize, rel as usize);
+                if (f, abs(rel)) == drop_sq || !sk.is_empty_at(f, abs(rel)) {
+                    continue;
+                }
+                let t = *rng.pick(choices);
+                let letter = t.trim_start_matches('+').chars().next().unwrap();
+                let idx = common::SUPPLY
+                    .iter()
+                    .position(|&(c, _)| c == letter)
+                    .unwrap();
+                if used[idx] >= common::SUPPLY[idx].1 {
+                    continue;
+                }
+                // Owner-relative rank, for dead pieces: the attacker's rank 1 is the
+                // defender's rank 9.
+                let own_rel = if attacker { rel } else { 10 - rel };
+                let promoted = t.starts_with('+');
+                let dead = !promoted
+                    && match letter {
+                        'P' | 'L' => own_rel == 1,
+                        'N' => own_rel <= 2,
+                        _ => false,
+                    };
+                if dead
+                    || (!promoted && letter == 'P' && sk.has_pawn(attacker == attacker_black, f))
+                {
+                    continue;
+                }
+                let black = attacker == attacker_black;
+                let tok = if black {
+                    t.to_string()
+                } else {
+                    t.to_ascii_lowercase()
+                };
+                sk.set(f, abs(rel), &tok);
+                used[idx] += 1;
+                return;
+            }
+        };
+        for _ in 0..2 + rng.below(5) {
+            place(
+                &mut sk,
+                &mut rng,
+                true,
+                &["G", "G", "S", "S", "N", "L", "R", "B", "+R", "+B", "+P"],
+            );
+        }
+        for _ in 0..rng.below(4) {
+            place(
+                &mut sk,
+                &mut rng,
+                false,
+                &["G", "S", "N", "L", "P", "B", "R"],
+            );
+        }
+        let a = if attacker_black { 0 } else { 1 };
+        sk.hands[a][0] = 1 + rng.below(3) as u32;
+        if rng.chance(30) {
+            sk.hands[1 - a][4] = (4 - used[4]).min(1); // a defender gold to interpose
+        }
+        let sfen = sk.to_sfen();
+        let r = rs::parse(&sfen).expect("rsshogi parses generated SFEN");
+        if rs::opponent_in_check(&r) {
+            continue;
+        }
+        match Position::from_sfen(&sfen) {
+            Ok(_) => playout(&mut run, &sfen, seed, 3, 70),
+            Err(e) => run.fail(seed, 0, &sfen, format!("valid position rejected: {e:?}")),
+        }
+    }
+    let st = run.finish(6_000);
+    assert!(st.uchifuzume >= 300, "too few uchifuzume positions: {st:?}");
 }
