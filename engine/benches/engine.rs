@@ -26,7 +26,7 @@ use std::time::Instant;
 const TACTICAL: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
 
 fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
@@ -161,6 +161,70 @@ fn bench_perft(name: &str, sfen: &str, depth: u32, n: usize) {
         "ms",
         &format!(
             "{kn} nodes; Kanju {:.1} Mnps, rsshogi {:.1} Mnps",
+            kn as f64 / kt / 1e6,
+            rn as f64 / rt / 1e6
+        ),
+    );
+}
+
+/// Perft that makes every leaf move too (no bulk counting at the last ply): Kanju by
+/// copy-make, rsshogi by apply + undo. Both reuse one move buffer per depth.
+fn kanju_perft_full(p: &Position, depth: u32, bufs: &mut [MoveList]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let (l, rest) = bufs.split_first_mut().unwrap();
+    l.clear();
+    p.legal_moves_with(GenMode::All, l);
+    let mut n = 0;
+    for &m in l.iter() {
+        n += kanju_perft_full(&p.play(m), depth - 1, rest);
+    }
+    n
+}
+
+fn rs_perft_full(p: &mut rs::RPos, depth: u32, bufs: &mut [rsshogi::board::Move32List]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let (l, rest) = bufs.split_first_mut().unwrap();
+    l.clear();
+    rsshogi::movegen::generate_legal_all_move32(p, l);
+    let mut n = 0;
+    for &m in l.iter() {
+        p.apply_move32(m);
+        n += rs_perft_full(p, depth - 1, rest);
+        p.undo_move32(m).unwrap();
+    }
+    n
+}
+
+fn bench_perft_full(name: &str, sfen: &str, depth: u32, n: usize) {
+    let k = Position::from_sfen(sfen).unwrap();
+    let mut r = rs::parse(sfen).unwrap();
+    let mut kb: Vec<MoveList> = (0..depth).map(|_| MoveList::new()).collect();
+    let mut rb: Vec<rsshogi::board::Move32List> = (0..depth)
+        .map(|_| rsshogi::board::Move32List::new())
+        .collect();
+    let kn = kanju_perft_full(&k, depth, &mut kb);
+    let rn = rs_perft_full(&mut r, depth, &mut rb);
+    assert_eq!(kn, rn, "{name}: node counts differ");
+    let (kt, rt) = pair(
+        n,
+        || {
+            black_box(kanju_perft_full(black_box(&k), depth, &mut kb));
+        },
+        || {
+            black_box(rs_perft_full(black_box(&mut r), depth, &mut rb));
+        },
+    );
+    report(
+        name,
+        kt * 1e3,
+        rt * 1e3,
+        "ms",
+        &format!(
+            "{kn} nodes, every leaf made; Kanju {:.1} Mnps, rsshogi {:.1} Mnps",
             kn as f64 / kt / 1e6,
             rn as f64 / rt / 1e6
         ),
@@ -453,13 +517,25 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    let on = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f.as_str()));
+    let on = |name: &str| {
+        filters.is_empty()
+            || filters
+                .iter()
+                .any(|f| name.contains(f.as_str()) || f.contains(name))
+    };
     println!(
         "Kanju vs rsshogi 1.7.3, medians of interleaved runs (lower is better for both columns)"
     );
     if on("perft") {
         bench_perft("perft/startpos d5", kanju_engine::STARTPOS_SFEN, 5, runs(5));
         bench_perft("perft/tactical d3", TACTICAL, 3, runs(9));
+        bench_perft_full(
+            "perft-full/startpos d5",
+            kanju_engine::STARTPOS_SFEN,
+            5,
+            runs(5),
+        );
+        bench_perft_full("perft-full/tactical d3", TACTICAL, 3, runs(5));
     }
     if on("checks") || on("evasions") || on("mate") || on("legal") || on("make") {
         let sets = position_sets();
