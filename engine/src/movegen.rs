@@ -137,7 +137,7 @@ impl Position {
         }
         let checker = self.checkers.single();
         let block = between(ksq, checker);
-        self.piece_moves(mode, block | Bitboard::from_square(checker), list);
+        self.piece_moves_onto(mode, block | Bitboard::from_square(checker), list);
         self.drops(block, list);
     }
 
@@ -165,13 +165,29 @@ impl Position {
         let discoverers = self.blockers(us, ek) & own;
 
         // check_sq[k]: squares from which a piece of ours of kind k attacks the enemy king.
+        // check_sq[k]: squares from which a piece of ours of kind k attacks the enemy king.
+        // Slider rays are walked only if we have that slider, on the board or in hand.
+        let hand = self.hand(us);
         let mut check_sq = [Bitboard::EMPTY; 14];
         let gold = steps(them, PieceKind::Gold, ek);
-        let bishop = crate::attacks::bishop_attacks(ek, occ);
-        let rook = crate::attacks::rook_attacks(ek, occ);
         let king = steps(them, PieceKind::King, ek);
+        let has = |kinds: &[PieceKind]| {
+            kinds.iter().any(|&k| self.pieces_of(us, k).is_nonempty() || hand.has(k))
+        };
+        let bishop = if has(&[PieceKind::Bishop, PieceKind::Horse]) {
+            crate::attacks::bishop_attacks(ek, occ)
+        } else {
+            Bitboard::EMPTY
+        };
+        let rook = if has(&[PieceKind::Rook, PieceKind::Dragon]) {
+            crate::attacks::rook_attacks(ek, occ)
+        } else {
+            Bitboard::EMPTY
+        };
+        if has(&[PieceKind::Lance]) {
+            check_sq[PieceKind::Lance.index()] = crate::attacks::lance_attacks(them, ek, occ);
+        }
         check_sq[PieceKind::Pawn.index()] = steps(them, PieceKind::Pawn, ek);
-        check_sq[PieceKind::Lance.index()] = crate::attacks::lance_attacks(them, ek, occ);
         check_sq[PieceKind::Knight.index()] = steps(them, PieceKind::Knight, ek);
         check_sq[PieceKind::Silver.index()] = steps(them, PieceKind::Silver, ek);
         check_sq[PieceKind::Bishop.index()] = bishop;
@@ -247,7 +263,6 @@ impl Position {
         }
 
         let empty = !occ;
-        let hand = self.hand(us);
         for k in hand.kinds() {
             let targets = check_sq[k.index()] & empty & drop_zone(k, us);
             if k == PieceKind::Pawn {
@@ -289,21 +304,63 @@ impl Position {
         let movers = self.pieces(us).and_not(self.kind_bb(PieceKind::King));
         for from in movers {
             let piece = self.board[from.index()].expect("own piece");
-            let k = piece.kind();
             let mut targets = attacks_from(piece, from, occ) & target;
             if pinned.contains(from) {
                 if let Some(ksq) = our_king {
                     targets &= line_through(ksq, from);
                 }
             }
+            self.push_piece_moves(piece.kind(), from, targets, mode, list);
+        }
+    }
+
+    /// Legal moves of non-king pieces onto the few squares of `target`, found backwards from
+    /// each square: cheaper than walking every piece when only a check must be answered.
+    #[inline]
+    fn piece_moves_onto(&self, mode: GenMode, target: Bitboard, list: &mut MoveList) {
+        let us = self.side;
+        let occ = self.occupied();
+        let Some(ksq) = self.king_square(us) else {
+            return self.piece_moves(mode, target, list);
+        };
+        let pinned = self.pinned(us);
+        let not_king = !self.kind_bb(PieceKind::King);
+        for to in target {
+            for from in self.attackers_to_occ(us, to, occ) & not_king {
+                if pinned.contains(from) && !line_through(ksq, from).contains(to) {
+                    continue;
+                }
+                let k = self.board[from.index()].expect("own piece").kind();
+                self.push_piece_moves(k, from, Bitboard::from_square(to), mode, list);
+            }
+        }
+    }
+
+    /// Expands one piece's destinations into moves with the promotion choices of `mode`.
+    #[inline(always)]
+    fn push_piece_moves(&self, k: PieceKind, from: Square, targets: Bitboard, mode: GenMode, list: &mut MoveList) {
+        if targets.is_empty() {
+            return;
+        }
+        let us = self.side;
+        if !k.can_promote() {
             for to in targets {
-                let (promote, stay) = promotion_choices(k, us, from, to, mode);
-                if stay {
-                    list.push(Move::normal(from, to, false));
-                }
-                if promote {
-                    list.push(Move::normal(from, to, true));
-                }
+                list.push(Move::normal(from, to, false));
+            }
+            return;
+        }
+        let zone = Bitboard::promotion_zone(us);
+        let promoting = if zone.contains(from) { targets } else { targets & zone };
+        for to in targets.and_not(promoting) {
+            list.push(Move::normal(from, to, false));
+        }
+        for to in promoting {
+            let (promote, stay) = promotion_choices(k, us, from, to, mode);
+            if stay {
+                list.push(Move::normal(from, to, false));
+            }
+            if promote {
+                list.push(Move::normal(from, to, true));
             }
         }
     }
@@ -367,6 +424,11 @@ impl Position {
             }
         }
         true
+    }
+
+    /// True if the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && !self.has_evasion()
     }
 
     /// True if the side to move has at least one legal move.

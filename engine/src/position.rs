@@ -12,8 +12,7 @@ pub enum PositionError {
     Malformed(String),
     /// A side has more than one king.
     TwoKings(Color),
-    /// The side to move has no king although one is required (a tsume defender, or any
-    /// position where the other side has one).
+    /// Neither side has a king. Names the side not to move, whose king a tsume needs.
     MissingKing(Color),
     /// Two unpromoted pawns of one side on a file (二歩).
     Nifu(Color, u8),
@@ -320,10 +319,21 @@ impl Position {
         out
     }
 
-    /// True if `color` attacks `sq` with occupancy `occ`.
-    #[inline(always)]
+    /// True if `color` attacks `sq` with occupancy `occ`. Tests the cheap stepping pieces
+    /// first and returns at the first attacker: king moves test up to eight squares.
+    #[inline]
     pub(crate) fn is_attacked(&self, color: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to_occ(color, sq, occ).is_nonempty()
+        use crate::attacks::steps;
+        use PieceKind::*;
+        let them = color.flip();
+        let own = self.by_color[color.index()];
+        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let near = (steps(them, King, sq) & self.by_group[GROUP_KING])
+            | (steps(them, Gold, sq) & self.by_group[GROUP_GOLD])
+            | (steps(them, Silver, sq) & k(Silver))
+            | (steps(them, Pawn, sq) & k(Pawn))
+            | (steps(them, Knight, sq) & k(Knight));
+        (near & own).is_nonempty() || self.slider_attackers_occ(color, sq, occ).is_nonempty()
     }
 
     /// Pieces (of either color) that alone stand between a slider of `slider_color` and
