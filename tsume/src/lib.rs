@@ -8,6 +8,7 @@ mod entry;
 mod gc;
 mod initial;
 mod keys;
+mod mainline;
 mod memory;
 mod node;
 mod path;

@@ -6,7 +6,7 @@ use crate::node::NO_DEP;
 use crate::path::PathSet;
 use crate::table::Table;
 use crate::threads::{self, STACK_BYTES};
-use crate::{pv, Config, Limits, Outcome, Progress, RootMode, Solution, UnknownReason};
+use crate::{mainline, pv, Config, Limits, Outcome, Progress, RootMode, Solution, UnknownReason};
 use kanju_engine::{Color, GenMode, Hand, PieceKind, Position, Square};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -149,6 +149,11 @@ pub(crate) fn solve(
     let nodes = nodes + pv_sh.nodes.load(Ordering::Relaxed);
     match line {
         Some(line) if pv::verify(pos, attacker, &line) => {
+            // The composer's main line: exact length, 無駄合, 駒余り, 余詰 (mainline/).
+            let deadline = limits.time.map(|t| start + t);
+            let main = mainline::refine(pos, attacker, sh.check_mode, &line, deadline, stop);
+            let (line, length_exact, cooks) =
+                main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
             let mut end = pos.clone();
             for &m in &line {
                 end = end.play(m);
@@ -167,8 +172,8 @@ pub(crate) fn solve(
             }
             Solution {
                 outcome: Outcome::Mate(line),
-                length_exact: false,
-                cooks: Vec::new(),
+                length_exact,
+                cooks,
                 spare_pieces: end.hand(attacker),
                 nodes,
                 elapsed: start.elapsed(),

@@ -1,0 +1,513 @@
+//! A length-bounded df-pn: "is there a mate within `n` plies under tsume rules?"
+//!
+//! Nodes are (position, bound). Every child has a smaller bound, except the futility test
+//! of an interposing drop (see [`super::futile`]), which moves the checker strictly closer
+//! to the king; so the search graph is acyclic and needs no repetition handling, and
+//! every stored result holds whatever path led to it. Results are kept per position as
+//! the shortest proven length and the largest disproven bound: a proof within `n` holds
+//! for every larger bound, a disproof for every smaller one.
+
+use super::futile::{give_back, interposition_line, is_interposing_drop};
+use kanju_engine::{Color, GenMode, MoveList, Position, Square};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Proof and disproof numbers saturate here.
+pub(crate) const INF: u32 = 1 << 30;
+/// A bound no mate needs: "disproven at NEVER" means no mate at any length.
+pub(crate) const NEVER: i32 = 1 << 24;
+
+/// Keys are Zobrist hashes already; hashing them again only costs time.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, _: &[u8]) {
+        unreachable!("only u64 keys")
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+type Map<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+/// What one node asks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// Attacker to move: some check mates within the bound.
+    Or,
+    /// Defender to move, in check: every reply that is not a futile drop is mated within
+    /// the bound less one.
+    And,
+    /// Attacker to move right after the defender dropped a piece on `s` against the check
+    /// from `checker`, `n` being the defender node's bound: either the interposition is
+    /// futile (the checker takes it and, the piece given back, the defender is mated
+    /// within `m`, the length against the other replies) or it is mated normally within
+    /// `n - 1`.
+    Interpose { s: Square, checker: Square, m: i32 },
+}
+
+/// A node: a position and the plies left (for `Interpose`, the defender node's bound).
+#[derive(Clone)]
+pub(crate) struct Node {
+    pub pos: Position,
+    pub kind: Kind,
+    pub n: i32,
+    /// A futility test: the capture of an interposed piece with the piece given back.
+    pub gives_back: bool,
+}
+
+impl Node {
+    /// A node with the bound rounded to the parity its side can use.
+    pub fn new(pos: Position, kind: Kind, n: i32) -> Node {
+        let n = match kind {
+            Kind::Or if n % 2 == 0 => n - 1,
+            Kind::And if n % 2 != 0 => n - 1,
+            _ => n,
+        };
+        Node {
+            pos,
+            kind,
+            n,
+            gives_back: false,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Known {
+    /// Shortest length proven (NEVER if none).
+    proven: i32,
+    /// Largest bound disproven (-1 if none).
+    disproven: i32,
+}
+
+/// One child's standing.
+#[derive(Clone, Copy)]
+struct Val {
+    pn: u32,
+    dn: u32,
+    /// Proven: the length; disproven: the bound.
+    len: i32,
+}
+
+/// The searcher and its tables, kept across searches of one problem.
+pub(crate) struct Bounded<'a> {
+    pub attacker: Color,
+    pub check_mode: GenMode,
+    known: Map<Known>,
+    work: Map<Val>,
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    /// The current search ran out of time, nodes or was stopped.
+    pub aborted: bool,
+}
+
+const INTERPOSE_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+const WORK_CAP: usize = 24 << 20;
+const KNOWN_CAP: usize = 48 << 20;
+
+fn mix(a: i32, salt: u64) -> u64 {
+    (a as u64 ^ salt)
+        .wrapping_mul(0xff51_afd7_ed55_8ccd)
+        .rotate_left(29)
+}
+
+impl<'a> Bounded<'a> {
+    pub fn new(attacker: Color, check_mode: GenMode, stop: &'a AtomicBool) -> Bounded<'a> {
+        Bounded {
+            attacker,
+            check_mode,
+            known: Map::default(),
+            work: Map::default(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop,
+            aborted: false,
+        }
+    }
+
+    /// Sets the limits of the following searches.
+    pub fn set_limits(&mut self, deadline: Option<Instant>, nodes: Option<u64>) {
+        self.deadline = deadline;
+        self.node_limit = nodes.map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+    }
+
+    /// Proves or disproves `node`: `Some(true)` mate within the bound, `Some(false)` none,
+    /// `None` when the limits ran out first.
+    pub fn prove(&mut self, node: &Node) -> Option<bool> {
+        self.aborted = false;
+        loop {
+            let v = self.mid(node, INF, INF);
+            if v.pn == 0 {
+                return Some(true);
+            }
+            if v.dn == 0 {
+                return Some(false);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+    }
+
+    /// Mate within `n` from `pos` (defender or attacker to move), with limits.
+    pub fn within(&mut self, pos: &Position, n: i32) -> Option<bool> {
+        let kind = self.kind_of(pos);
+        self.prove(&Node::new(pos.clone(), kind, n))
+    }
+
+    /// `Or` if the attacker is to move, else `And`.
+    pub fn kind_of(&self, pos: &Position) -> Kind {
+        if pos.side_to_move() == self.attacker {
+            Kind::Or
+        } else {
+            Kind::And
+        }
+    }
+
+    /// The shortest proven length of `pos`, if any.
+    pub fn proven_len(&self, pos: &Position) -> Option<i32> {
+        self.known
+            .get(&pos.key())
+            .map(|k| k.proven)
+            .filter(|&p| p < NEVER)
+    }
+
+    /// The largest disproven bound of `pos` (-1 if none).
+    pub fn disproven_bound(&self, pos: &Position) -> i32 {
+        self.known.get(&pos.key()).map_or(-1, |k| k.disproven)
+    }
+
+    fn work_key(node: &Node) -> u64 {
+        match node.kind {
+            Kind::Interpose { s, m, .. } => {
+                node.pos.key()
+                    ^ INTERPOSE_SALT
+                    ^ mix(node.n, 1)
+                    ^ mix(m, 2)
+                    ^ mix(s.index() as i32, 3)
+            }
+            _ => node.pos.key() ^ mix(node.n, 0),
+        }
+    }
+
+    fn lookup(&self, node: &Node) -> Val {
+        if !matches!(node.kind, Kind::Interpose { .. }) {
+            if node.kind == Kind::Or && node.n < 1 || node.n < 0 {
+                return Val {
+                    pn: INF,
+                    dn: 0,
+                    len: node.n,
+                };
+            }
+            if let Some(k) = self.known.get(&node.pos.key()) {
+                if k.proven <= node.n {
+                    return Val {
+                        pn: 0,
+                        dn: INF,
+                        len: k.proven,
+                    };
+                }
+                if k.disproven >= node.n {
+                    return Val {
+                        pn: INF,
+                        dn: 0,
+                        len: k.disproven,
+                    };
+                }
+            }
+        }
+        self.work
+            .get(&Self::work_key(node))
+            .copied()
+            .unwrap_or(Val {
+                pn: 1,
+                dn: 1,
+                len: 0,
+            })
+    }
+
+    fn store(&mut self, node: &Node, v: Val) {
+        let resolved = v.pn == 0 || v.dn == 0;
+        if resolved && !matches!(node.kind, Kind::Interpose { .. }) {
+            if self.known.len() >= KNOWN_CAP {
+                self.known.clear();
+            }
+            let k = self.known.entry(node.pos.key()).or_insert(Known {
+                proven: NEVER,
+                disproven: -1,
+            });
+            if v.pn == 0 {
+                k.proven = k.proven.min(v.len);
+            } else {
+                k.disproven = k.disproven.max(v.len);
+            }
+            self.work.remove(&Self::work_key(node));
+        } else {
+            if self.work.len() >= WORK_CAP {
+                self.work.clear();
+            }
+            self.work.insert(Self::work_key(node), v);
+        }
+    }
+
+    fn out_of_limits(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// The children of `node`, or its value when it is decided without them.
+    fn expand(&self, node: &Node) -> Result<Vec<Node>, Val> {
+        let proven = |len| Val {
+            pn: 0,
+            dn: INF,
+            len,
+        };
+        let disproven = |len| Val {
+            pn: INF,
+            dn: 0,
+            len,
+        };
+        let mut list = MoveList::new();
+        let pos = &node.pos;
+        let n = node.n;
+        match node.kind {
+            Kind::Or => {
+                if n < 1 {
+                    return Err(disproven(n));
+                }
+                if pos.mate_in_1().is_some() {
+                    return Err(proven(1));
+                }
+                pos.checks(self.check_mode, &mut list);
+                if list.is_empty() {
+                    return Err(disproven(NEVER));
+                }
+                Ok(list
+                    .as_slice()
+                    .iter()
+                    .map(|&m| Node::new(pos.play(m), Kind::And, n - 1))
+                    .collect())
+            }
+            Kind::And => {
+                if n < 0 {
+                    return Err(disproven(n));
+                }
+                pos.evasions(GenMode::All, &mut list);
+                if list.is_empty() {
+                    return Err(proven(0));
+                }
+                let line = interposition_line(pos);
+                let mut kids = Vec::with_capacity(list.len());
+                for &m in list.as_slice() {
+                    let child = pos.play(m);
+                    if is_interposing_drop(m, line) {
+                        let checker = line.expect("an interposition has a line").0;
+                        kids.push(Node {
+                            pos: child,
+                            kind: Kind::Interpose {
+                                s: m.to(),
+                                checker,
+                                m: n,
+                            },
+                            n,
+                            gives_back: false,
+                        });
+                    } else {
+                        if n < 2 {
+                            // A real defence and no plies left for the attacker.
+                            return Err(disproven(n));
+                        }
+                        kids.push(Node::new(child, Kind::Or, n - 1));
+                    }
+                }
+                // Real defences first: their lengths set the futility bound.
+                kids.sort_by_key(|k| matches!(k.kind, Kind::Interpose { .. }));
+                Ok(kids)
+            }
+            Kind::Interpose { s, checker, m } => {
+                pos.checks(self.check_mode, &mut list);
+                let mut kids = Vec::new();
+                for &c in list.as_slice() {
+                    let after = pos.play(c);
+                    if c.from() == Some(checker) && c.to() == s {
+                        let kind = pos.piece_on(s).expect("the dropped piece").kind();
+                        if let Some(q) = give_back(&after, kind) {
+                            let mut q = Node::new(q, Kind::And, m);
+                            q.gives_back = true;
+                            kids.push(q);
+                        }
+                    }
+                    if n >= 2 {
+                        kids.push(Node::new(after, Kind::And, n - 2));
+                    }
+                }
+                if kids.is_empty() {
+                    return Err(disproven(n));
+                }
+                Ok(kids)
+            }
+        }
+    }
+
+    /// How much a proven child adds to its parent's length.
+    fn contribution(parent: Kind, child: &Node, len: i32, pseudo: bool) -> i32 {
+        match parent {
+            Kind::Or => len + 1,
+            Kind::And => match child.kind {
+                Kind::Interpose { .. } => len,
+                _ => len + 1,
+            },
+            // A futile drop costs nothing; a real capture line costs the drop and the
+            // capture (`len` counts from after the capture).
+            Kind::Interpose { .. } => {
+                if pseudo {
+                    0
+                } else {
+                    len + 2
+                }
+            }
+        }
+    }
+
+    fn mid(&mut self, node: &Node, th_pn: u32, th_dn: u32) -> Val {
+        self.nodes += 1;
+        let cur = self.lookup(node);
+        if cur.pn == 0 || cur.dn == 0 {
+            return cur;
+        }
+        if self.out_of_limits() {
+            return cur;
+        }
+        let mut kids = match self.expand(node) {
+            Ok(k) => k,
+            Err(v) => {
+                self.store(node, v);
+                return v;
+            }
+        };
+        let or_like = !matches!(node.kind, Kind::And);
+        // For Interpose: which children are futility tests (the given-back positions).
+        let pseudo: Vec<bool> = match node.kind {
+            Kind::Interpose { .. } => kids.iter().map(|k| k.gives_back).collect(),
+            _ => vec![false; kids.len()],
+        };
+        let n_real = kids
+            .iter()
+            .filter(|k| !matches!(k.kind, Kind::Interpose { .. }))
+            .count();
+        loop {
+            let mut vals = Vec::with_capacity(kids.len());
+            if node.kind == Kind::And {
+                // The futility bound: the length against the real defences, once known.
+                let mut m = 0;
+                let mut all = true;
+                for k in &kids[..n_real] {
+                    let v = self.lookup(k);
+                    vals.push(v);
+                    if v.pn == 0 {
+                        m = m.max(v.len + 1);
+                    } else {
+                        all = false;
+                    }
+                }
+                let m = if all { m } else { node.n };
+                for k in &mut kids[n_real..] {
+                    if let Kind::Interpose { m: km, .. } = &mut k.kind {
+                        *km = m;
+                    }
+                    vals.push(self.lookup(k));
+                }
+            } else {
+                for k in &kids {
+                    vals.push(self.lookup(k));
+                }
+            }
+            let (mut pn, mut dn) = if or_like { (INF, 0u32) } else { (0u32, INF) };
+            let mut best = 0usize;
+            let mut second = INF;
+            for (i, v) in vals.iter().enumerate() {
+                if or_like {
+                    dn = (dn + v.dn).min(INF);
+                    if v.pn < pn {
+                        second = pn;
+                        pn = v.pn;
+                        best = i;
+                    } else if v.pn < second {
+                        second = v.pn;
+                    }
+                } else {
+                    pn = (pn + v.pn).min(INF);
+                    if v.dn < dn {
+                        second = dn;
+                        dn = v.dn;
+                        best = i;
+                    } else if v.dn < second {
+                        second = v.dn;
+                    }
+                }
+            }
+            if pn == 0 || dn == 0 {
+                let len = if pn == 0 {
+                    let mut l = if or_like { NEVER } else { 0 };
+                    for (i, v) in vals.iter().enumerate() {
+                        if v.pn != 0 {
+                            continue;
+                        }
+                        let c = Self::contribution(node.kind, &kids[i], v.len, pseudo[i]);
+                        l = if or_like { l.min(c) } else { l.max(c) };
+                    }
+                    l
+                } else if node.kind == Kind::Or {
+                    let d = vals.iter().map(|v| v.len).min().unwrap_or(NEVER);
+                    if d >= NEVER {
+                        NEVER
+                    } else {
+                        (d + 1).max(node.n)
+                    }
+                } else {
+                    node.n
+                };
+                let v = Val { pn, dn, len };
+                self.store(node, v);
+                return v;
+            }
+            if pn >= th_pn || dn >= th_dn || self.aborted {
+                let v = Val { pn, dn, len: 0 };
+                self.store(node, v);
+                return v;
+            }
+            let (cpn, cdn) = if or_like {
+                let cpn = th_pn.min(second.saturating_add(1).max(second + second / 4));
+                let cdn = th_dn - dn + vals[best].dn;
+                (cpn, cdn)
+            } else {
+                let cdn = th_dn.min(second.saturating_add(1).max(second + second / 4));
+                let cpn = th_pn - pn + vals[best].pn;
+                (cpn, cdn)
+            };
+            let child = kids[best].clone();
+            self.mid(&child, cpn.min(INF), cdn.min(INF));
+            if self.aborted {
+                let v = Val { pn, dn, len: 0 };
+                return v;
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Walking the main line: the attacker's shortest mate, the defender's longest defence
+//! that is not a futile drop, and among equally long defences the one that leaves the
+//! attacker no pieces in hand at the end (駒余り).
+
+use super::bounded::{Bounded, Kind, Node};
+use super::futile::{give_back, interposition_line, is_interposing_drop};
+use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// What the walk decided at one node: the move (none at the end), the bound its child was
+/// walked with, and the attacker's hand at the end of the line below.
+#[derive(Clone, Copy)]
+struct Choice {
+    mv: Option<Move>,
+    child_r: i32,
+    spare: Hand,
+}
+
+/// Main-line walker over a bounded searcher's tables.
+pub(crate) struct Chooser<'s, 'a> {
+    pub b: &'s mut Bounded<'a>,
+    memo: HashMap<(u64, i32), Choice>,
+    /// After this, take the first acceptable move instead of comparing spare pieces.
+    tie_break_until: Option<Instant>,
+    /// False once some choice rested on an upper bound only.
+    pub exact: bool,
+}
+
+impl<'s, 'a> Chooser<'s, 'a> {
+    pub fn new(b: &'s mut Bounded<'a>, tie_break_until: Option<Instant>) -> Self {
+        Chooser {
+            b,
+            memo: HashMap::new(),
+            tie_break_until,
+            exact: true,
+        }
+    }
+
+    fn may_compare(&self) -> bool {
+        self.tie_break_until.is_none_or(|t| Instant::now() < t)
+    }
+
+    /// The main line from `pos`, known to be mated within `r`. `None` if the limits ran out.
+    pub fn line(&mut self, pos: &Position, r: i32) -> Option<Vec<Move>> {
+        self.walk(pos, r)?;
+        let mut line = Vec::new();
+        let mut p = pos.clone();
+        let mut r = r;
+        while let Some(c) = self.memo.get(&(p.key(), r)).copied() {
+            let Some(m) = c.mv else { break };
+            line.push(m);
+            p = p.play(m);
+            r = c.child_r;
+        }
+        Some(line)
+    }
+
+    fn walk(&mut self, pos: &Position, r: i32) -> Option<Choice> {
+        if let Some(c) = self.memo.get(&(pos.key(), r)) {
+            return Some(*c);
+        }
+        let c = if pos.side_to_move() == self.b.attacker {
+            self.attacker_node(pos, r)?
+        } else {
+            self.defender_node(pos, r)?
+        };
+        self.memo.insert((pos.key(), r), c);
+        Some(c)
+    }
+
+    /// Proven within `n`, searching if the table does not say.
+    fn mates_within(&mut self, pos: &Position, n: i32) -> Option<bool> {
+        if self.b.proven_len(pos).is_some_and(|l| l <= n) {
+            return Some(true);
+        }
+        if self.b.disproven_bound(pos) >= n {
+            return Some(false);
+        }
+        self.b.within(pos, n)
+    }
+
+    fn attacker_node(&mut self, pos: &Position, r: i32) -> Option<Choice> {
+        let r = self.b.proven_len(pos).map_or(r, |l| l.min(r));
+        let mut list = MoveList::new();
+        pos.checks(self.b.check_mode, &mut list);
+        // Moves the table already proves first: cheap, and usually the answer.
+        let mut moves: Vec<(Move, bool)> = list
+            .as_slice()
+            .iter()
+            .map(|&m| {
+                let known = self.b.proven_len(&pos.play(m)).is_some_and(|l| l < r);
+                (m, known)
+            })
+            .collect();
+        moves.sort_by_key(|&(_, known)| !known);
+        let mut first: Option<Choice> = None;
+        for (m, _) in moves {
+            let child = pos.play(m);
+            if !self.mates_within(&child, r - 1)? {
+                continue;
+            }
+            let sub = self.walk(&child, r - 1)?;
+            let c = Choice {
+                mv: Some(m),
+                child_r: r - 1,
+                spare: sub.spare,
+            };
+            if c.spare.is_empty() || !self.may_compare() {
+                return Some(c);
+            }
+            first.get_or_insert(c);
+        }
+        first
+    }
+
+    fn defender_node(&mut self, pos: &Position, r: i32) -> Option<Choice> {
+        let r = self.b.proven_len(pos).map_or(r, |l| l.min(r));
+        let end = Choice {
+            mv: None,
+            child_r: 0,
+            spare: pos.hand(self.b.attacker),
+        };
+        if r <= 0 {
+            return Some(end);
+        }
+        let mut list = MoveList::new();
+        pos.evasions(GenMode::All, &mut list);
+        let line = interposition_line(pos);
+        // The length against the real defences sets the futility bound, as in the search.
+        let mut m_bound = 0;
+        let mut drops = Vec::new();
+        let mut real = Vec::new();
+        for &m in list.as_slice() {
+            let child = pos.play(m);
+            if is_interposing_drop(m, line) {
+                drops.push(m);
+            } else {
+                if !self.mates_within(&child, r - 1)? {
+                    self.exact = false;
+                    return None;
+                }
+                let l = self.b.proven_len(&child).unwrap_or(r - 1);
+                m_bound = m_bound.max(l + 1);
+                real.push(m);
+            }
+        }
+        for m in drops {
+            if !self.is_futile(pos, m, m_bound)? {
+                let child = pos.play(m);
+                if self.mates_within(&child, r - 1)? {
+                    real.push(m);
+                }
+            }
+        }
+        if real.is_empty() {
+            return Some(end);
+        }
+        // The longest defences: those not mated within r - 3.
+        let mut longest = Vec::new();
+        for &m in &real {
+            let child = pos.play(m);
+            if r - 3 < 1 || !self.mates_within(&child, r - 3)? {
+                longest.push(m);
+            }
+        }
+        if longest.is_empty() {
+            // Only upper bounds here: take the defence with the longest proven mate.
+            self.exact = false;
+            let m = *real
+                .iter()
+                .max_by_key(|&&m| self.b.proven_len(&pos.play(m)).unwrap_or(r - 1))
+                .expect("non-empty");
+            longest.push(m);
+        }
+        let mut first: Option<Choice> = None;
+        for m in longest {
+            let child = pos.play(m);
+            let sub = self.walk(&child, r - 1)?;
+            let c = Choice {
+                mv: Some(m),
+                child_r: r - 1,
+                spare: sub.spare,
+            };
+            if c.spare.is_empty() || !self.may_compare() {
+                return Some(c);
+            }
+            first.get_or_insert(c);
+        }
+        first
+    }
+
+    /// The futility test of [`super::futile`] for the drop `m` at `pos`, against the
+    /// length `m_bound` of the other defences.
+    pub fn is_futile(&mut self, pos: &Position, m: Move, m_bound: i32) -> Option<bool> {
+        let Some((checker, _)) = interposition_line(pos) else {
+            return Some(false);
+        };
+        let after = pos.play(m);
+        let kind = m.drop_kind().expect("a drop");
+        let mut list = MoveList::new();
+        after.checks(self.b.check_mode, &mut list);
+        for &c in list.as_slice() {
+            if c.from() != Some(checker) || c.to() != m.to() {
+                continue;
+            }
+            let Some(q) = give_back(&after.play(c), kind) else {
+                continue;
+            };
+            if self.b.prove(&Node::new(q, Kind::And, m_bound))? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+}

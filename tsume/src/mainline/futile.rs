@@ -1,0 +1,109 @@
+//! 無駄合 (futile interposition): which defences are interpositions, and the position in
+//! which an interposed piece is "given back".
+//!
+//! The rule Kanju applies (Kakinoki's definition as refined by Noshita's T2 test):
+//!
+//! * Only a *drop* between a single long-range checker and the king is a candidate
+//!   (中合 / 合駒). Moving a piece already on the board onto the line (移動合) always
+//!   counts as a real defence, because capturing it changes the defender's material on
+//!   the board, not only in hand.
+//! * Let `N` be the length of the mate against the defender's other replies (0 when every
+//!   reply is such a drop). The drop is futile when the checker can capture the dropped
+//!   piece with check and the position after the capture, **with the captured piece put
+//!   back into the defender's hand**, is still mated within `N`. The attacker then gains
+//!   nothing from the piece and the defender nothing from the drop: the mate proceeds in
+//!   the same length without using it.
+//! * Futile drops are neither played nor counted. A defender whose only replies are
+//!   futile drops is mated.
+//! * A drop that fails the test is an effective interposition (有効合): it is played and
+//!   counted, and the attacker keeps the captured piece.
+//!
+//! Only the checker's capture is tried: it keeps the check on the same line, strictly
+//! closer to the king, so repeated futility tests always terminate.
+
+use kanju_engine::{between, Color, Hand, Move, PieceKind, Position, Square};
+
+/// The squares where a drop would be an interposition against the current check, with the
+/// checker's square; `None` unless exactly one piece gives check from a distance.
+pub(crate) fn interposition_line(pos: &Position) -> Option<(Square, kanju_engine::Bitboard)> {
+    let checkers = pos.checkers();
+    if checkers.is_empty() || checkers.has_more_than_one() {
+        return None;
+    }
+    let checker = checkers.single();
+    let king = pos.king_square(pos.side_to_move())?;
+    let line = between(checker, king);
+    line.is_nonempty().then_some((checker, line))
+}
+
+/// True if `m` is a drop onto `line` (a candidate futile interposition).
+pub(crate) fn is_interposing_drop(m: Move, line: Option<(Square, kanju_engine::Bitboard)>) -> bool {
+    matches!(line, Some((_, l)) if m.is_drop() && l.contains(m.to()))
+}
+
+/// `pos` (defender to move, right after the attacker captured a piece of `kind`) with that
+/// piece moved from the attacker's hand back to the defender's.
+pub(crate) fn give_back(pos: &Position, kind: PieceKind) -> Option<Position> {
+    let defender = pos.side_to_move();
+    let attacker = defender.flip();
+    let kind = kind.unpromote();
+    let ah = pos.hand(attacker);
+    if !ah.has(kind) {
+        return None;
+    }
+    let ah = ah.remove(kind);
+    let dh = pos.hand(defender).add(kind);
+    let (b, w) = if attacker == Color::Black {
+        (ah, dh)
+    } else {
+        (dh, ah)
+    };
+    let sfen = pos.to_sfen();
+    let mut parts: Vec<&str> = sfen.split(' ').collect();
+    let hands = hands_sfen(b, w);
+    parts[2] = &hands;
+    Position::from_sfen(&parts.join(" ")).ok()
+}
+
+fn hands_sfen(b: Hand, w: Hand) -> String {
+    const LETTERS: [(PieceKind, char); 7] = [
+        (PieceKind::Rook, 'R'),
+        (PieceKind::Bishop, 'B'),
+        (PieceKind::Gold, 'G'),
+        (PieceKind::Silver, 'S'),
+        (PieceKind::Knight, 'N'),
+        (PieceKind::Lance, 'L'),
+        (PieceKind::Pawn, 'P'),
+    ];
+    let mut s = String::new();
+    for (h, black) in [(b, true), (w, false)] {
+        for (k, l) in LETTERS {
+            let n = h.count(k);
+            if n == 0 {
+                continue;
+            }
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            s.push(if black { l } else { l.to_ascii_lowercase() });
+        }
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn give_back_moves_one_piece_between_hands() {
+        let pos = Position::from_sfen("4k4/9/4R4/9/9/9/9/9/9 w Pr2b4g4s4n4l17p 1").unwrap();
+        let q = give_back(&pos, PieceKind::Pawn).unwrap();
+        assert_eq!(q.hand(Color::Black).count(PieceKind::Pawn), 0);
+        assert_eq!(q.hand(Color::White).count(PieceKind::Pawn), 18);
+        assert_eq!(q.board_key(), pos.board_key());
+    }
+}

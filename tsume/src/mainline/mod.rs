@@ -1,0 +1,136 @@
+//! The composer's main line (作意): exact length, shortest mate for the attacker, longest
+//! defence, no futile drops (無駄合), no spare pieces where a defence can avoid them
+//! (駒余り), and the cooks (余詰) along the way.
+//!
+//! The df-pn proof gives some mate line of length `U`. A length-bounded df-pn
+//! ([`bounded`]) then proves "mate within `n`" and disproves "mate within `n - 2`" for the
+//! smallest such `n` (KomoringHeights' MinLength idea), walks the line ([`choose`]),
+//! replays it ([`verify`]) and looks for cooks ([`cooks`]) with the time left.
+
+mod bounded;
+mod choose;
+mod cooks;
+mod futile;
+mod verify;
+
+use crate::Cook;
+use bounded::Bounded;
+use kanju_engine::{Color, GenMode, Move, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The refined line.
+pub(crate) struct MainLine {
+    /// The verified main line.
+    pub line: Vec<Move>,
+    /// Its length is proven minimal under tsume rules.
+    pub exact: bool,
+    /// Alternative mates found along it.
+    pub cooks: Vec<Cook>,
+}
+
+/// Stack for the walk: lines of thousands of plies recurse that deep.
+const STACK_BYTES: usize = 1 << 30;
+
+/// Turns the verified mate `upper` into the main line, within `deadline`. `None` when not
+/// even an upper-bound line could be rebuilt and verified in time (the caller keeps
+/// `upper`).
+pub(crate) fn refine(
+    root: &Position,
+    attacker: Color,
+    check_mode: GenMode,
+    upper: &[Move],
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Option<MainLine> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("kanju-mainline".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || {
+                refine_here(root, attacker, check_mode, upper, deadline, stop)
+            })
+            .ok()?
+            .join()
+            .ok()
+            .flatten()
+    })
+}
+
+/// A point `frac` of the way from now to `deadline`.
+fn share(deadline: Option<Instant>, frac: f64) -> Option<Instant> {
+    deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now).mul_f64(frac)
+    })
+}
+
+fn refine_here(
+    root: &Position,
+    attacker: Color,
+    check_mode: GenMode,
+    upper: &[Move],
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Option<MainLine> {
+    let started = Instant::now();
+    let mut b = Bounded::new(attacker, check_mode, stop);
+    let min_len = if root.side_to_move() == attacker {
+        1
+    } else {
+        0
+    };
+
+    // 1. The exact length: prove within n, disprove within n - 2.
+    b.set_limits(share(deadline, 0.75), None);
+    let mut n = upper.len() as i32;
+    let (mut best, mut exact) = match b.within(root, n) {
+        Some(true) => (b.proven_len(root).unwrap_or(n), false),
+        Some(false) => {
+            // The df-pn line had the defender give in early: search longer bounds.
+            loop {
+                n += 2;
+                match b.within(root, n) {
+                    Some(true) => break (b.proven_len(root).unwrap_or(n), true),
+                    Some(false) => continue,
+                    None => return None,
+                }
+            }
+        }
+        None => return None,
+    };
+    while !exact {
+        if best - 2 < min_len {
+            exact = true;
+            break;
+        }
+        match b.within(root, best - 2) {
+            Some(true) => best = b.proven_len(root).unwrap_or(best - 2).min(best - 2),
+            Some(false) => exact = true,
+            None => break,
+        }
+    }
+
+    // 2. The line, comparing spare pieces while time allows.
+    b.set_limits(share(deadline, 0.9), None);
+    let tie_break_until = share(deadline, 0.6);
+    let mut chooser = choose::Chooser::new(&mut b, tie_break_until);
+    let line = chooser.line(root, best)?;
+    exact &= chooser.exact && line.len() as i32 == best;
+
+    // 3. Nothing leaves unverified.
+    b.set_limits(
+        deadline.map(|d| d + Duration::from_millis(500)),
+        Some(5_000_000),
+    );
+    if !verify::verify(&mut b, root, &line) {
+        log::error!("kanju-tsume: main line failed verification: {line:?}");
+        return None;
+    }
+    // 4. Cooks with what is left, but never more than the line itself took.
+    let spent = started.elapsed().max(Duration::from_secs(1));
+    let cook_deadline =
+        Some(deadline.map_or(Instant::now() + spent, |d| d.min(Instant::now() + spent)));
+    let cooks = cooks::find(&mut b, root, &line, cook_deadline);
+    Some(MainLine { line, exact, cooks })
+}
