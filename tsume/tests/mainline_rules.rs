@@ -1,0 +1,94 @@
+//! One test per tsume rule of the main line (docs/rules.md): a futile drop, an effective
+//! interposition, spare pieces, a cook, and exact lengths on short problems with
+//! tsume-convention lengths.
+
+use kanju_engine::{Move, PieceKind, Position};
+use kanju_tsume::{Config, Limits, Outcome, RootMode, Solution, Solver};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+fn solve(sfen: &str) -> (Vec<Move>, Solution) {
+    let mut solver = Solver::new(Config {
+        threads: 1,
+        hash_mb: 16,
+        progress_interval: Duration::ZERO,
+        generate_all_moves: true,
+    });
+    let pos = Position::from_sfen(sfen).unwrap();
+    let limits = Limits {
+        time: Some(Duration::from_secs(30)),
+        root: RootMode::Attacker,
+        ..Limits::default()
+    };
+    let s = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    match &s.outcome {
+        Outcome::Mate(line) => (line.clone(), s),
+        other => panic!("{sfen}: expected a mate, got {other:?}"),
+    }
+}
+
+fn usi(line: &[Move]) -> Vec<String> {
+    line.iter().map(|m| m.to_usi()).collect()
+}
+
+/// Diagram 1 of the Grimbergen survey, reduced: the rook checks from 9a, the king on 1a
+/// has no flight (the gold on 1c holds 1b and 2b, the knight on 3c holds 2a), and the
+/// defender holds every other piece. Each drop on 8a..2a is taken by the rook with the
+/// piece given back and the same mate follows, so every drop is futile: mate in 1.
+/// Counting the drops, the strict shortest mate would be 15 plies.
+#[test]
+fn futile_drops_are_not_played_or_counted() {
+    let (line, s) = solve("8k/9/6N1G/9/9/9/9/9/R8 b r2b3g4s3n4l18p 1");
+    assert_eq!(usi(&line), ["9i9a"]);
+    assert!(s.length_exact);
+}
+
+/// antma's tsume3-19: strict shortest mate 5 (brute force, drops counted), tsume length 3:
+/// the drop the defender can make at the end is futile.
+#[test]
+fn futile_drop_at_the_end_of_a_longer_line() {
+    let (line, s) =
+        solve("4+R4/l1+P2pG2/5k1p1/p2p1lp2/1ps2P1P1/PP1PP1P2/2pGBSN2/1s1G1K2s/L6R1 b 2NL3Pbgn 3");
+    assert_eq!(line.len(), 3);
+    assert!(s.length_exact);
+}
+
+/// antma's tsume5-3: tsume length 5 (strict 7). After 4i4b+ the dragon checks along the
+/// second rank and the lance drop on 3b is effective (有効合): taking it with the lance
+/// given back does not mate within the length of the king's other replies, so it is
+/// played and counted, and the attacker keeps the lance to the end (spare piece L).
+#[test]
+fn effective_interposition_is_played_and_counted() {
+    let (line, s) = solve("7nl/7k1/6ppp/9/9/9/9/9/5R3 b Sr2b4g3s3n3l15p 1");
+    assert_eq!(line.len(), 5);
+    assert!(s.length_exact);
+    assert_eq!(line[1].to_usi(), "L*3b", "the interposition is in the line");
+    assert_eq!(s.spare_pieces.count(PieceKind::Lance), 1);
+}
+
+/// antma's futile_drops-1: the dragon takes the gold on 3b for mate in 1 (tsume length 1,
+/// strict 3); the gold it took stays in the attacker's hand and is reported (駒余り).
+#[test]
+fn spare_pieces_are_reported() {
+    let (line, s) = solve("6Snl/5+Rg1k/6ppp/9/9/9/9/9/9 b r2b3g3s3n3l15p 1");
+    assert_eq!(usi(&line), ["4b3b"]);
+    assert_eq!(s.spare_pieces.count(PieceKind::Gold), 1);
+    assert_eq!(s.spare_pieces.total(), 1);
+}
+
+/// Two kings face each other on the 9th file with a gold in hand: G*9b and G*8b both mate
+/// in 1, so whichever the line plays, the other is a cook (余詰).
+#[test]
+fn cooks_are_reported() {
+    let (line, s) = solve("k8/9/K8/9/9/9/9/9/9 b G2r2b3g4s4n4l18p 1");
+    assert_eq!(line.len(), 1);
+    let mut both: Vec<String> = s
+        .cooks
+        .iter()
+        .filter(|c| c.ply == 0)
+        .map(|c| c.alternative.to_usi())
+        .collect();
+    both.push(line[0].to_usi());
+    both.sort();
+    assert_eq!(both, ["G*8b", "G*9b"]);
+}
