@@ -122,6 +122,68 @@ const fn build_steps() -> [[[u128; 81]; 14]; 2] {
 /// dragon hold only their one-step extras.
 static STEPS: [[[u128; 81]; 14]; 2] = build_steps();
 
+/// Squares from which a stepping piece of `color` and kind (pawn, knight, silver, gold
+/// mover) can give check to a king on a square in one move, promoting or not.
+/// Indexed `[color][class][king square]`, class 0–3 = pawn, knight, silver, gold.
+const fn build_check_candidates() -> [[[u128; 81]; 4]; 2] {
+    let steps = build_steps();
+    let kinds = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Silver,
+        PieceKind::Gold,
+    ];
+    let mut t = [[[0u128; 81]; 4]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let them = 1 - c;
+        let mut class = 0;
+        while class < 4 {
+            let k = kinds[class] as usize;
+            // A pawn, knight or silver may also promote and check as a gold.
+            let checking_kinds: [usize; 2] = [k, PieceKind::Gold as usize];
+            let mut ek = 0;
+            while ek < 81 {
+                let mut from_bits = 0u128;
+                let mut i = 0;
+                while i < 2 {
+                    // Squares from which a piece of kind checking_kinds[i] attacks ek.
+                    let checks = steps[them][checking_kinds[i]][ek];
+                    let mut sq = 0;
+                    while sq < 81 {
+                        if checks >> sq & 1 != 0 {
+                            // Squares from which our unpromoted piece moves to sq.
+                            from_bits |= steps[them][k][sq];
+                        }
+                        sq += 1;
+                    }
+                    i += 1;
+                }
+                t[c][class][ek] = from_bits;
+                ek += 1;
+            }
+            class += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static CHECK_CANDIDATES: [[[u128; 81]; 4]; 2] = build_check_candidates();
+
+/// Where a stepping piece of `color` must stand to check a king on `king` in one move.
+/// `kind` is a pawn, knight, silver or gold mover (gold and the promoted minors).
+#[inline(always)]
+pub(crate) fn check_candidates(color: Color, kind: PieceKind, king: Square) -> Bitboard {
+    let class = match kind {
+        PieceKind::Pawn => 0,
+        PieceKind::Knight => 1,
+        PieceKind::Silver => 2,
+        _ => 3,
+    };
+    Bitboard(CHECK_CANDIDATES[color.index()][class][king.index()])
+}
+
 const fn build_between() -> [[u128; 81]; 81] {
     let mut t = [[0u128; 81]; 81];
     let mut a = 0;

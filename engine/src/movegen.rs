@@ -77,33 +77,6 @@ fn pawn_files(pos: &Position, color: Color) -> Bitboard {
     Bitboard(any)
 }
 
-/// Files ±2 and ranks ±4 around `sq`: where a stepping piece must stand to check a king
-/// on `sq` in one move (a knight jumps two ranks to a square up to two ranks away).
-#[inline(always)]
-fn near_king(sq: Square) -> Bitboard {
-    NEAR_KING[sq.index()]
-}
-
-static NEAR_KING: [Bitboard; 81] = {
-    let mut t = [Bitboard::EMPTY; 81];
-    let mut s = 0;
-    while s < 81 {
-        let (f, r) = (s as i32 / 9, s as i32 % 9);
-        let mut bits = 0u128;
-        let mut i = 0usize;
-        while i < 81 {
-            let (g, q) = (i as i32 / 9, i as i32 % 9);
-            if (g - f).abs() <= 2 && (q - r).abs() <= 4 {
-                bits |= 1u128 << i;
-            }
-            i += 1;
-        }
-        t[s] = Bitboard(bits);
-        s += 1;
-    }
-    t
-};
-
 impl Position {
     /// All legal moves, standard convention.
     pub fn legal_moves(&self, list: &mut MoveList) {
@@ -172,7 +145,9 @@ impl Position {
         let gold = steps(them, PieceKind::Gold, ek);
         let king = steps(them, PieceKind::King, ek);
         let has = |kinds: &[PieceKind]| {
-            kinds.iter().any(|&k| self.pieces_of(us, k).is_nonempty() || hand.has(k))
+            kinds
+                .iter()
+                .any(|&k| self.pieces_of(us, k).is_nonempty() || hand.has(k))
         };
         let bishop = if has(&[PieceKind::Bishop, PieceKind::Horse]) {
             crate::attacks::bishop_attacks(ek, occ)
@@ -204,15 +179,25 @@ impl Position {
             check_sq[k.index()] = gold;
         }
 
-        // A stepping piece can only check from a square next to the king or a knight's jump
-        // away, so it must start inside a small box around the king unless it discovers.
+        // Stepping pieces can only check from a few squares around the king; sliders and
+        // pieces that uncover a slider can check from anywhere.
+        let cand = |k: PieceKind| crate::attacks::check_candidates(us, k, ek);
+        let golds = self.kind_bb(PieceKind::Gold)
+            | self.kind_bb(PieceKind::ProPawn)
+            | self.kind_bb(PieceKind::ProLance)
+            | self.kind_bb(PieceKind::ProKnight)
+            | self.kind_bb(PieceKind::ProSilver);
+        let steppers = (self.kind_bb(PieceKind::Pawn) & cand(PieceKind::Pawn))
+            | (self.kind_bb(PieceKind::Knight) & cand(PieceKind::Knight))
+            | (self.kind_bb(PieceKind::Silver) & cand(PieceKind::Silver))
+            | (golds & cand(PieceKind::Gold));
         let sliders = self.kind_bb(PieceKind::Lance)
             | self.kind_bb(PieceKind::Bishop)
             | self.kind_bb(PieceKind::Rook)
             | self.kind_bb(PieceKind::Horse)
             | self.kind_bb(PieceKind::Dragon);
         let movers =
-            own.and_not(self.kind_bb(PieceKind::King)) & (near_king(ek) | sliders | discoverers);
+            (steppers | sliders | discoverers) & own.and_not(self.kind_bb(PieceKind::King));
         for from in movers {
             let piece = self.board[from.index()].expect("own piece");
             let k = piece.kind();
@@ -338,7 +323,14 @@ impl Position {
 
     /// Expands one piece's destinations into moves with the promotion choices of `mode`.
     #[inline(always)]
-    fn push_piece_moves(&self, k: PieceKind, from: Square, targets: Bitboard, mode: GenMode, list: &mut MoveList) {
+    fn push_piece_moves(
+        &self,
+        k: PieceKind,
+        from: Square,
+        targets: Bitboard,
+        mode: GenMode,
+        list: &mut MoveList,
+    ) {
         if targets.is_empty() {
             return;
         }
@@ -350,7 +342,11 @@ impl Position {
             return;
         }
         let zone = Bitboard::promotion_zone(us);
-        let promoting = if zone.contains(from) { targets } else { targets & zone };
+        let promoting = if zone.contains(from) {
+            targets
+        } else {
+            targets & zone
+        };
         for to in targets.and_not(promoting) {
             list.push(Move::normal(from, to, false));
         }
@@ -406,29 +402,24 @@ impl Position {
             return false;
         }
         let occ = self.occupied() | Bitboard::from_square(to);
-        // Can a defender other than the king take the pawn? Pinned ones only along their line.
-        let pinned = self.pinned(them);
-        let takers = self
-            .attackers_to_occ(them, to, occ)
-            .and_not(Bitboard::from_square(ek));
-        for s in takers {
-            if !pinned.contains(s) || line_through(ek, s).contains(to) {
-                return false;
-            }
-        }
-        // Can the king escape, taking the pawn included?
+        // Cheapest refutations first: the king takes the pawn, or steps away.
         let occ_wo = occ ^ Bitboard::from_square(ek);
         for sq in steps(them, PieceKind::King, ek).and_not(self.pieces(them)) {
             if !self.is_attacked(us, sq, occ_wo) {
                 return false;
             }
         }
-        true
-    }
-
-    /// True if the side to move is checkmated.
-    pub fn is_checkmate(&self) -> bool {
-        self.in_check() && !self.has_evasion()
+        // Can a defender other than the king take the pawn? Pinned ones only along their line.
+        let takers = self
+            .attackers_to_occ(them, to, occ)
+            .and_not(Bitboard::from_square(ek));
+        if takers.is_empty() {
+            return true;
+        }
+        let pinned = self.pinned(them);
+        takers
+            .iter()
+            .all(|s| pinned.contains(s) && !line_through(ek, s).contains(to))
     }
 
     /// True if the side to move has at least one legal move.
