@@ -38,7 +38,6 @@ mod os {
     pub const PROT_WRITE: i32 = 2;
     pub const MAP_PRIVATE: i32 = 2;
     pub const MAP_ANONYMOUS: i32 = 0x20;
-    pub const MADV_DONTNEED: i32 = 4;
     pub const MADV_HUGEPAGE: i32 = 14;
 }
 
@@ -63,11 +62,13 @@ impl Block {
             if p as isize != -1 && !p.is_null() {
                 // SAFETY: advice on our own mapping; failure only loses the speed-up.
                 unsafe { os::madvise(p, rounded, os::MADV_HUGEPAGE) };
-                return Block {
+                let b = Block {
                     ptr: p as *mut u8,
                     len: rounded,
                     mapped: true,
                 };
+                b.prefault();
+                return b;
             }
         }
         let layout = Layout::from_size_align(len, 64).expect("table layout");
@@ -83,21 +84,25 @@ impl Block {
         }
     }
 
+    /// Touches every page now, so that the search does not pay for page faults (and
+    /// huge-page compaction) on its first probes: allocation happens at `isready`.
+    fn prefault(&self) {
+        let mut i = 0;
+        while i < self.len {
+            // SAFETY: inside the block; a volatile write of the zero already there.
+            unsafe { std::ptr::write_volatile(self.ptr.add(i), 0) };
+            i += 4096;
+        }
+    }
+
     /// The start of the block.
     pub fn as_ptr(&self) -> *mut u8 {
         self.ptr
     }
 
-    /// Zeroes the whole block. The caller guarantees no one else is using it.
+    /// Zeroes the whole block, keeping its pages resident. The caller guarantees no one
+    /// else is using it.
     pub fn clear(&mut self) {
-        #[cfg(target_os = "linux")]
-        if self.mapped {
-            // SAFETY: our own private anonymous mapping: dropped pages read back as zero.
-            let r = unsafe { os::madvise(self.ptr as *mut _, self.len, os::MADV_DONTNEED) };
-            if r == 0 {
-                return;
-            }
-        }
         // SAFETY: the block is `len` bytes long and exclusively ours.
         unsafe { std::ptr::write_bytes(self.ptr, 0, self.len) };
     }

@@ -8,7 +8,7 @@
 //! for every larger bound, a disproof for every smaller one.
 
 use super::futile::{give_back, interposition_line, is_interposing_drop};
-use kanju_engine::{Color, GenMode, MoveList, Position, Square};
+use kanju_engine::{Color, GenMode, Hand, MoveList, Position, Square};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -80,6 +80,9 @@ impl Node {
 
 #[derive(Clone, Copy)]
 struct Known {
+    /// The attacker's hand: a proof holds for any hand that dominates it, a disproof for
+    /// any hand it dominates (pieces are conserved, so the defender holds the rest).
+    hand: Hand,
     /// Shortest length proven (NEVER if none).
     proven: i32,
     /// Largest bound disproven (-1 if none).
@@ -99,7 +102,7 @@ struct Val {
 pub(crate) struct Bounded<'a> {
     pub attacker: Color,
     pub check_mode: GenMode,
-    known: Map<Known>,
+    known: Map<Vec<Known>>,
     work: Map<Val>,
     pub nodes: u64,
     node_limit: u64,
@@ -173,17 +176,33 @@ impl<'a> Bounded<'a> {
         }
     }
 
-    /// The shortest proven length of `pos`, if any.
+    fn board_key(pos: &Position) -> u64 {
+        pos.board_key() ^ (pos.side_to_move() as u64).wrapping_mul(0x5851_f42d_4c95_7f2d)
+    }
+
+    /// The shortest proven length of `pos` (or of one its attacker's hand dominates).
     pub fn proven_len(&self, pos: &Position) -> Option<i32> {
+        let hand = pos.hand(self.attacker);
         self.known
-            .get(&pos.key())
+            .get(&Self::board_key(pos))?
+            .iter()
+            .filter(|k| hand.dominates(k.hand))
             .map(|k| k.proven)
+            .min()
             .filter(|&p| p < NEVER)
     }
 
-    /// The largest disproven bound of `pos` (-1 if none).
+    /// The largest disproven bound of `pos` (or of one whose attacker's hand dominates
+    /// it); -1 if none.
     pub fn disproven_bound(&self, pos: &Position) -> i32 {
-        self.known.get(&pos.key()).map_or(-1, |k| k.disproven)
+        let hand = pos.hand(self.attacker);
+        self.known.get(&Self::board_key(pos)).map_or(-1, |ks| {
+            ks.iter()
+                .filter(|k| k.hand.dominates(hand))
+                .map(|k| k.disproven)
+                .max()
+                .unwrap_or(-1)
+        })
     }
 
     fn work_key(node: &Node) -> u64 {
@@ -208,21 +227,20 @@ impl<'a> Bounded<'a> {
                     len: node.n,
                 };
             }
-            if let Some(k) = self.known.get(&node.pos.key()) {
-                if k.proven <= node.n {
-                    return Val {
-                        pn: 0,
-                        dn: INF,
-                        len: k.proven,
-                    };
-                }
-                if k.disproven >= node.n {
-                    return Val {
-                        pn: INF,
-                        dn: 0,
-                        len: k.disproven,
-                    };
-                }
+            if let Some(p) = self.proven_len(&node.pos).filter(|&p| p <= node.n) {
+                return Val {
+                    pn: 0,
+                    dn: INF,
+                    len: p,
+                };
+            }
+            let d = self.disproven_bound(&node.pos);
+            if d >= node.n {
+                return Val {
+                    pn: INF,
+                    dn: 0,
+                    len: d,
+                };
             }
         }
         self.work
@@ -241,10 +259,23 @@ impl<'a> Bounded<'a> {
             if self.known.len() >= KNOWN_CAP {
                 self.known.clear();
             }
-            let k = self.known.entry(node.pos.key()).or_insert(Known {
-                proven: NEVER,
-                disproven: -1,
-            });
+            let hand = node.pos.hand(self.attacker);
+            let ks = self.known.entry(Self::board_key(&node.pos)).or_default();
+            let i = match ks.iter().position(|k| k.hand == hand) {
+                Some(i) => i,
+                None => {
+                    if ks.len() >= 16 {
+                        ks.remove(0);
+                    }
+                    ks.push(Known {
+                        hand,
+                        proven: NEVER,
+                        disproven: -1,
+                    });
+                    ks.len() - 1
+                }
+            };
+            let k = &mut ks[i];
             if v.pn == 0 {
                 k.proven = k.proven.min(v.len);
             } else {

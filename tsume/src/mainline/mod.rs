@@ -14,6 +14,15 @@ mod futile;
 mod verify;
 
 use crate::Cook;
+
+/// Phase timings on stderr when `KANJU_MAINLINE_DEBUG` is set (for tuning).
+macro_rules! dbg_line {
+    ($($t:tt)*) => {
+        if std::env::var_os("KANJU_MAINLINE_DEBUG").is_some() {
+            eprintln!($($t)*);
+        }
+    };
+}
 use bounded::Bounded;
 use kanju_engine::{Color, GenMode, Move, Position};
 use std::sync::atomic::AtomicBool;
@@ -84,6 +93,7 @@ fn refine_here(
     // 1. The exact length: prove within n, disprove within n - 2.
     b.set_limits(share(deadline, 0.75), None);
     let mut n = upper.len() as i32;
+    dbg_line!("mainline: start, df-pn line {n}");
     let (mut best, mut exact) = match b.within(root, n) {
         Some(true) => (b.proven_len(root).unwrap_or(n), false),
         Some(false) => {
@@ -104,6 +114,11 @@ fn refine_here(
             exact = true;
             break;
         }
+        dbg_line!(
+            "mainline: mate within {best} ({} nodes, {:?})",
+            b.nodes,
+            started.elapsed()
+        );
         match b.within(root, best - 2) {
             Some(true) => best = b.proven_len(root).unwrap_or(best - 2).min(best - 2),
             Some(false) => exact = true,
@@ -111,6 +126,11 @@ fn refine_here(
         }
     }
 
+    dbg_line!(
+        "mainline: length {best} exact={exact} ({} nodes, {:?})",
+        b.nodes,
+        started.elapsed()
+    );
     // 2. The line, comparing spare pieces while time allows.
     b.set_limits(share(deadline, 0.9), None);
     let tie_break_until = share(deadline, 0.6);
