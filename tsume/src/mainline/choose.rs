@@ -25,16 +25,31 @@ pub(crate) struct Chooser<'s, 'a> {
     tie_break_until: Option<Instant>,
     /// False once some choice rested on an upper bound only.
     pub exact: bool,
+    /// Limits of each search the walk starts: the deadline, and nodes per search (a
+    /// search that runs out counts as "not shown").
+    deadline: Option<Instant>,
+    test_nodes: Option<u64>,
 }
 
 impl<'s, 'a> Chooser<'s, 'a> {
-    pub fn new(b: &'s mut Bounded<'a>, tie_break_until: Option<Instant>) -> Self {
+    pub fn new(
+        b: &'s mut Bounded<'a>,
+        tie_break_until: Option<Instant>,
+        deadline: Option<Instant>,
+        test_nodes: Option<u64>,
+    ) -> Self {
         Chooser {
             b,
             memo: HashMap::new(),
             tie_break_until,
             exact: true,
+            deadline,
+            test_nodes,
         }
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     fn may_compare(&self) -> bool {
@@ -77,6 +92,10 @@ impl<'s, 'a> Chooser<'s, 'a> {
         if self.b.disproven_bound(pos) >= n {
             return Some(false);
         }
+        if self.past_deadline() {
+            return None;
+        }
+        self.b.set_limits(self.deadline, self.test_nodes);
         self.b.within(pos, n)
     }
 
@@ -97,8 +116,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let mut first: Option<Choice> = None;
         for (m, _) in moves {
             let child = pos.play(m);
-            if !self.mates_within(&child, r - 1)? {
-                continue;
+            match self.mates_within(&child, r - 1) {
+                Some(true) => {}
+                Some(false) => continue,
+                None if self.past_deadline() => return None,
+                None => continue,
             }
             let sub = self.walk(&child, r - 1)?;
             let c = Choice {
@@ -146,7 +168,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
         }
         for m in drops {
-            if !self.is_futile(pos, m, m_bound)? {
+            if self.past_deadline() {
+                return None;
+            }
+            self.b.set_limits(self.deadline, self.test_nodes);
+            if !self.is_futile(pos, m, m_bound).unwrap_or(false) {
                 let child = pos.play(m);
                 if self.mates_within(&child, r - 1)? {
                     real.push(m);
@@ -160,8 +186,12 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let mut longest = Vec::new();
         for &m in &real {
             let child = pos.play(m);
-            if r - 3 < 1 || !self.mates_within(&child, r - 3)? {
-                longest.push(m);
+            match self.mates_within(&child, r - 3) {
+                _ if r - 3 < 1 => longest.push(m),
+                Some(false) => longest.push(m),
+                Some(true) => {}
+                None if self.past_deadline() => return None,
+                None => {}
             }
         }
         if longest.is_empty() {

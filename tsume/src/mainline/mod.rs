@@ -93,7 +93,10 @@ fn refine_here(
     // 1. The exact length: prove within n, disprove within n - 2.
     b.set_limits(share(deadline, 0.75), None);
     let mut n = upper.len() as i32;
-    dbg_line!("mainline: start, df-pn line {n}");
+    dbg_line!(
+        "mainline: start, df-pn line {n}, {:?} left",
+        deadline.map(|d| d.saturating_duration_since(started))
+    );
     let (mut best, mut exact) = match b.within(root, n) {
         Some(true) => (b.proven_len(root).unwrap_or(n), false),
         Some(false) => {
@@ -109,11 +112,10 @@ fn refine_here(
         }
         None => return None,
     };
-    while !exact {
-        if best - 2 < min_len {
-            exact = true;
-            break;
-        }
+    // Cheap steps down: proofs of shorter mates are quick, disproofs are not, so each
+    // step gets a node budget here; the full disproof comes after a line is in hand.
+    b.set_limits(share(deadline, 0.3), Some(2_000_000));
+    while !exact && best - 2 >= min_len {
         dbg_line!(
             "mainline: mate within {best} ({} nodes, {:?})",
             b.nodes,
@@ -125,32 +127,61 @@ fn refine_here(
             None => break,
         }
     }
+    if best - 2 < min_len {
+        exact = true;
+    }
 
-    dbg_line!(
-        "mainline: length {best} exact={exact} ({} nodes, {:?})",
-        b.nodes,
-        started.elapsed()
-    );
-    // 2. The line, comparing spare pieces while time allows.
-    b.set_limits(share(deadline, 0.9), None);
-    let tie_break_until = share(deadline, 0.6);
-    let mut chooser = choose::Chooser::new(&mut b, tie_break_until);
-    let line = chooser.line(root, best)?;
-    exact &= chooser.exact && line.len() as i32 == best;
+    // 2. A line at the best bound, comparing spare pieces while time allows.
+    let line_deadline = share(deadline, 0.6);
+    let mut chooser =
+        choose::Chooser::new(&mut b, share(deadline, 0.3), line_deadline, Some(100_000));
+    let mut line = chooser.line(root, best)?;
+    let mut line_exact = chooser.exact;
 
+    // 3. The full disproof of a shorter mate, then the exact line, with what is left.
+    if !exact {
+        b.set_limits(share(deadline, 0.8), None);
+        match b.within(root, best - 2) {
+            Some(false) => {
+                exact = true;
+                let mut chooser =
+                    choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), None);
+                if let Some(l) = chooser.line(root, best) {
+                    line_exact = chooser.exact;
+                    line = l;
+                }
+            }
+            Some(true) => {
+                // A shorter mate turned up: rebuild the line at the new bound.
+                let nb = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
+                let mut chooser = choose::Chooser::new(
+                    &mut b,
+                    share(deadline, 0.85),
+                    share(deadline, 0.9),
+                    Some(100_000),
+                );
+                if let Some(l) = chooser.line(root, nb) {
+                    line = l;
+                    line_exact = false;
+                    best = nb;
+                }
+            }
+            None => {}
+        }
+    }
+    exact &= line_exact && line.len() as i32 == best;
+    dbg_line!("mainline: line {} ({:?})", line.len(), started.elapsed());
     // 3. Nothing leaves unverified.
-    b.set_limits(
-        deadline.map(|d| d + Duration::from_millis(500)),
-        Some(5_000_000),
-    );
+    b.set_limits(share(deadline, 0.95), Some(2_000_000));
     if !verify::verify(&mut b, root, &line) {
         log::error!("kanju-tsume: main line failed verification: {line:?}");
         return None;
     }
     // 4. Cooks with what is left, but never more than the line itself took.
     let spent = started.elapsed().max(Duration::from_secs(1));
-    let cook_deadline =
-        Some(deadline.map_or(Instant::now() + spent, |d| d.min(Instant::now() + spent)));
+    let cook_deadline = Some(deadline.map_or(Instant::now() + spent, |d| {
+        share(Some(d), 0.9).unwrap_or(d).min(Instant::now() + spent)
+    }));
     let cooks = cooks::find(&mut b, root, &line, cook_deadline);
     Some(MainLine { line, exact, cooks })
 }
