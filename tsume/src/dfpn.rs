@@ -113,6 +113,7 @@ pub(crate) struct Searcher<'a> {
     path: PathSet,
     frames: Vec<Frame>,
     moves: MoveList,
+    evasion_buf: MoveList,
     /// Nodes this thread searched.
     pub nodes: u64,
     unflushed: u64,
@@ -140,6 +141,7 @@ impl<'a> Searcher<'a> {
                 PathSet::CAPACITY + 2
             ],
             moves: MoveList::new(),
+            evasion_buf: MoveList::new(),
             nodes: 0,
             unflushed: 0,
             aborted: false,
@@ -501,6 +503,24 @@ impl<'a> Searcher<'a> {
             c.snda = p.snda;
             if !p.found {
                 c.flags |= NEW;
+                if or_node {
+                    // df-pn+: a check is about as hard to follow up as the defender has
+                    // replies (drops on one square count once: they are chained). No reply
+                    // at all is mate.
+                    let cpos = pos.play(m);
+                    let mut ev = std::mem::take(&mut self.evasion_buf);
+                    ev.clear();
+                    cpos.evasions(GenMode::All, &mut ev);
+                    if ev.is_empty() {
+                        c.pn = 0;
+                        c.dn = INF;
+                        c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
+                        c.len = 0;
+                    } else {
+                        c.pn = initial::evasion_estimate(ev.as_slice());
+                    }
+                    self.evasion_buf = ev;
+                }
                 if !or_node {
                     // A new attacker node: the mate in one is cheap and settles many.
                     c.flags |= MATE1_TESTED;

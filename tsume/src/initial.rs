@@ -25,3 +25,24 @@ pub(crate) fn estimate(pos: &Position, m: Move, from_or: bool) -> (u32, u32) {
         (1, 1)
     }
 }
+
+/// The proof-number estimate of a defender node from its evasions: one per board move,
+/// one per square the defender can drop on (drops on one square are tried cheapest first,
+/// so together they cost about one).
+#[inline]
+pub(crate) fn evasion_estimate(evasions: &[Move]) -> u32 {
+    let mut squares = 0u128;
+    let mut n = 0u32;
+    for &m in evasions {
+        if m.is_drop() {
+            let bit = 1u128 << m.to().index();
+            if squares & bit == 0 {
+                squares |= bit;
+                n += 1;
+            }
+        } else {
+            n += 1;
+        }
+    }
+    n.max(1)
+}
