@@ -2,6 +2,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::hand::Hand;
+use crate::moves::Move;
 use crate::types::{Color, Piece, PieceKind, Square};
 use std::fmt;
 
@@ -186,6 +187,53 @@ impl Position {
         self.board_key
     }
 
+    /// The [`Position::board_key`] the position would have after the legal move `m`,
+    /// without making it: a search looks up every child before choosing one to enter.
+    #[inline]
+    pub fn board_key_after(&self, m: Move) -> u64 {
+        use crate::zobrist::{piece_square, SIDE};
+        let us = self.side;
+        let to = m.to();
+        let mut key = self.board_key ^ SIDE;
+        match m.from() {
+            None => {
+                let k = m
+                    .drop_kind()
+                    .expect("a move has an origin or a dropped kind");
+                key ^= piece_square(Piece::new(us, k), to);
+            }
+            Some(from) => {
+                let p = self.board[from.index()].expect("a legal move starts on a piece");
+                let k = if m.is_promotion() {
+                    p.kind().promote()
+                } else {
+                    p.kind()
+                };
+                key ^= piece_square(p, from) ^ piece_square(Piece::new(us, k), to);
+                if let Some(captured) = self.board[to.index()] {
+                    key ^= piece_square(captured, to);
+                }
+            }
+        }
+        key
+    }
+
+    /// The hand `color` would hold after the legal move `m`.
+    #[inline]
+    pub fn hand_after(&self, color: Color, m: Move) -> Hand {
+        let h = self.hands[color.index()];
+        if color != self.side {
+            return h;
+        }
+        match m.from() {
+            None => h.remove(m.drop_kind().expect("a drop names its kind")),
+            Some(_) => match self.board[m.to().index()] {
+                Some(captured) => h.add(captured.kind().unpromote()),
+                None => h,
+            },
+        }
+    }
+
     /// Zobrist key of the whole position, hands included (for repetition).
     #[inline(always)]
     pub fn key(&self) -> u64 {
@@ -365,5 +413,57 @@ impl Position {
             Some(k) => self.attackers_to_occ(self.side.flip(), k, self.occupied()),
             None => Bitboard::EMPTY,
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GenMode, MoveList};
+
+    /// The predicted key and hands of every child equal those of the child itself, over
+    /// seeded playouts from a game position and a tsume position (captures, drops, promotions).
+    #[test]
+    fn child_keys_and_hands_are_predicted_exactly() {
+        let starts = [
+            crate::STARTPOS_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1",
+        ];
+        let mut seed = 0x1234_5678_u64;
+        let mut list = MoveList::new();
+        for start in starts {
+            for _ in 0..40 {
+                let mut pos = Position::from_sfen(start).unwrap();
+                for _ in 0..60 {
+                    list.clear();
+                    pos.legal_moves_with(GenMode::All, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    for &m in list.as_slice() {
+                        let child = pos.play(m);
+                        assert_eq!(
+                            pos.board_key_after(m),
+                            child.board_key(),
+                            "{} {m}",
+                            pos.to_sfen()
+                        );
+                        for c in Color::ALL {
+                            assert_eq!(
+                                pos.hand_after(c, m),
+                                child.hand(c),
+                                "{} {m}",
+                                pos.to_sfen()
+                            );
+                        }
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play(list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
     }
 }
