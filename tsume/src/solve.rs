@@ -149,8 +149,22 @@ pub(crate) fn solve(
     let nodes = nodes + pv_sh.nodes.load(Ordering::Relaxed);
     match line {
         Some(line) if pv::verify(pos, attacker, &line) => {
-            // The composer's main line: exact length, 無駄合, 駒余り, 余詰 (mainline/).
-            let deadline = limits.time.map(|t| start + t);
+            // A verified mate is news at once: a front end that must answer at its deadline
+            // can then answer with it even if the refinement below runs to the end.
+            if !config.progress_interval.is_zero() {
+                let elapsed = start.elapsed();
+                progress(&Progress {
+                    nodes,
+                    nps: threads::nps(nodes, elapsed),
+                    hashfull: table.hashfull(),
+                    elapsed,
+                    pv: line.clone(),
+                    mate_len: Some(line.len() as u32),
+                });
+            }
+            // The composer's main line: exact length, 無駄合, 駒余り, 余詰 (mainline/). It
+            // stops a little before the caller's deadline so the answer arrives within it.
+            let deadline = limits.time.map(|t| start + t - (t / 20).min(Duration::from_millis(250)));
             let main = mainline::refine(pos, attacker, sh.check_mode, &line, deadline, stop);
             let (line, length_exact, cooks) =
                 main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
