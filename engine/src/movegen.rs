@@ -66,15 +66,22 @@ fn drop_zone(kind: PieceKind, color: Color) -> Bitboard {
 /// Files (as full-file masks) holding an unpromoted pawn of `color`: pawn drops are barred there.
 #[inline(always)]
 fn pawn_files(pos: &Position, color: Color) -> Bitboard {
-    let pawns = pos.pieces_of(color, PieceKind::Pawn).bits();
-    // Fold each file's nine bits into one, then spread it back over the file.
-    let mut any = 0u128;
-    for f in 0..9 {
-        if pawns >> (f * 9) & 0x1ff != 0 {
-            any |= 0x1ffu128 << (f * 9);
+    // Per 9-bit file: adding 0xff to the low eight bits carries into the ninth exactly when
+    // one of them is set, so the ninth bit ends up "any pawn on this file"; then
+    // 0x100 - 0x001 | 0x100 spreads it over the file. No carry crosses a file.
+    const LOW8: u128 = {
+        let mut m = 0u128;
+        let mut f = 0;
+        while f < 9 {
+            m |= 0xffu128 << (f * 9);
+            f += 1;
         }
-    }
-    Bitboard(any)
+        m
+    };
+    const TOP: u128 = LOW8 << 8 & !LOW8 & ((1u128 << 81) - 1);
+    let pawns = pos.pieces_of(color, PieceKind::Pawn).bits();
+    let any = (((pawns & LOW8) + LOW8) | pawns) & TOP;
+    Bitboard((any - (any >> 8)) | any)
 }
 
 impl Position {
@@ -369,23 +376,46 @@ impl Position {
         if hand.is_empty() || target.is_empty() {
             return;
         }
-        for k in hand.kinds() {
-            let mut targets = target & drop_zone(k, us);
-            if k == PieceKind::Pawn {
-                targets = targets.and_not(pawn_files(self, us));
-                // Only the square in front of the enemy king can be a pawn-drop mate.
-                let mate_sq = self
-                    .king_square(us.flip())
-                    .map(|ek| steps(us.flip(), PieceKind::Pawn, ek))
-                    .unwrap_or(Bitboard::EMPTY);
-                for to in targets {
-                    if !(mate_sq.contains(to) && self.is_pawn_drop_mate(to)) {
-                        list.push(Move::drop(k, to));
-                    }
-                }
-            } else {
-                for to in targets {
+        // Silver, gold, bishop and rook drop anywhere: one pass over the squares pushes
+        // them all, which matters with full hands (hundreds of drops).
+        let mut anywhere = [PieceKind::Silver; 4];
+        let mut n = 0;
+        for k in [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ] {
+            if hand.has(k) {
+                anywhere[n] = k;
+                n += 1;
+            }
+        }
+        if n > 0 {
+            let kinds = &anywhere[..n];
+            for to in target {
+                for &k in kinds {
                     list.push(Move::drop(k, to));
+                }
+            }
+        }
+        for k in [PieceKind::Knight, PieceKind::Lance] {
+            if hand.has(k) {
+                for to in target & drop_zone(k, us) {
+                    list.push(Move::drop(k, to));
+                }
+            }
+        }
+        if hand.has(PieceKind::Pawn) {
+            let targets = (target & drop_zone(PieceKind::Pawn, us)).and_not(pawn_files(self, us));
+            // Only the square in front of the enemy king can be a pawn-drop mate.
+            let mate_sq = self
+                .king_square(us.flip())
+                .map(|ek| steps(us.flip(), PieceKind::Pawn, ek))
+                .unwrap_or(Bitboard::EMPTY);
+            for to in targets {
+                if !(mate_sq.contains(to) && self.is_pawn_drop_mate(to)) {
+                    list.push(Move::drop(PieceKind::Pawn, to));
                 }
             }
         }
