@@ -57,16 +57,19 @@ fn futile_drop_at_the_end_of_a_longer_line() {
 }
 
 /// antma's tsume5-3: tsume length 5 (strict 7). After 4i4b+ the dragon checks along the
-/// second rank and the lance drop on 3b is effective (有効合): taking it with the lance
-/// given back does not mate within the length of the king's other replies, so it is
-/// played and counted, and the attacker keeps the lance to the end (spare piece L).
+/// second rank and a drop on 3b is effective (有効合): taking it with the piece given back
+/// does not mate within the length of the king's other replies, so it is played and
+/// counted. Lance and silver drops there last equally long and both leave the captured
+/// piece over at the end, so neither is preferred; whichever is played is the spare piece.
 #[test]
 fn effective_interposition_is_played_and_counted() {
     let (line, s) = solve("7nl/7k1/6ppp/9/9/9/9/9/5R3 b Sr2b4g3s3n3l15p 1");
     assert_eq!(line.len(), 5);
     assert!(s.length_exact);
-    assert_eq!(line[1].to_usi(), "L*3b", "the interposition is in the line");
-    assert_eq!(s.spare_pieces.count(PieceKind::Lance), 1);
+    let interposed = line[1].drop_kind().expect("the defender's reply is an interposing drop");
+    assert_eq!(line[1].to().to_string(), "3b", "the interposition is in the line");
+    assert_eq!(s.spare_pieces.count(interposed), 1, "{}", usi(&line).join(" "));
+    assert_eq!(s.spare_pieces.total(), 1);
 }
 
 /// antma's futile_drops-1: the dragon takes the gold on 3b for mate in 1 (tsume length 1,
