@@ -11,7 +11,6 @@
 
 use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
 use crate::initial;
-use crate::keys;
 use crate::node::{summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
 use crate::path::{position_id, PathSet};
 use crate::proof_hand::{
@@ -65,21 +64,15 @@ impl<'a> Shared<'a> {
         self.done.store(true, Ordering::Relaxed);
     }
 
-    /// The table key of `pos`, from scratch.
+    /// The table key of `pos`.
     pub fn key_of(&self, pos: &Position) -> u64 {
-        nonzero_key(keys::board_key(pos) ^ self.salt)
+        nonzero_key(pos.board_key() ^ self.salt)
     }
 
-    /// The table key after `m` from `pos`, whose table key is `key`.
+    /// The table key after the legal move `m` from `pos`, without making it.
     #[inline(always)]
-    pub fn key_after(&self, pos: &Position, key: u64, m: Move) -> u64 {
-        // Undo the zero guard before applying the move's changes.
-        let raw = if key == nonzero_key(0) && keys::board_key(pos) ^ self.salt == 0 {
-            0
-        } else {
-            key
-        };
-        nonzero_key(keys::key_after(pos, raw, m))
+    pub fn key_after(&self, pos: &Position, m: Move) -> u64 {
+        nonzero_key(pos.board_key_after(m) ^ self.salt)
     }
 }
 
@@ -455,8 +448,8 @@ impl<'a> Searcher<'a> {
         // Pass 1: keys, repetitions and estimates; prefetch every cluster so that the
         // probes of pass 2 overlap their cache misses.
         for &m in moves.as_slice() {
-            let ckey = sh.key_after(pos, key, m);
-            let chand = keys::hand_after(pos, attacker, hand, m);
+            let ckey = sh.key_after(pos, m);
+            let chand = pos.hand_after(attacker, m);
             sh.table.prefetch(ckey);
             let mut c = Child {
                 key: ckey,

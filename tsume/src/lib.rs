@@ -7,7 +7,6 @@ mod dfpn;
 mod entry;
 mod gc;
 mod initial;
-mod keys;
 mod mainline;
 mod memory;
 mod node;

@@ -164,7 +164,9 @@ pub(crate) fn solve(
             }
             // The composer's main line: exact length, 無駄合, 駒余り, 余詰 (mainline/). It
             // stops a little before the caller's deadline so the answer arrives within it.
-            let deadline = limits.time.map(|t| start + t - (t / 20).min(Duration::from_millis(250)));
+            let deadline = limits
+                .time
+                .map(|t| start + t - (t / 20).min(Duration::from_millis(250)));
             let main = mainline::refine(pos, attacker, sh.check_mode, &line, deadline, stop);
             let (line, length_exact, cooks) =
                 main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
