@@ -66,9 +66,20 @@ fn effective_interposition_is_played_and_counted() {
     let (line, s) = solve("7nl/7k1/6ppp/9/9/9/9/9/5R3 b Sr2b4g3s3n3l15p 1");
     assert_eq!(line.len(), 5);
     assert!(s.length_exact);
-    let interposed = line[1].drop_kind().expect("the defender's reply is an interposing drop");
-    assert_eq!(line[1].to().to_string(), "3b", "the interposition is in the line");
-    assert_eq!(s.spare_pieces.count(interposed), 1, "{}", usi(&line).join(" "));
+    let interposed = line[1]
+        .drop_kind()
+        .expect("the defender's reply is an interposing drop");
+    assert_eq!(
+        line[1].to().to_string(),
+        "3b",
+        "the interposition is in the line"
+    );
+    assert_eq!(
+        s.spare_pieces.count(interposed),
+        1,
+        "{}",
+        usi(&line).join(" ")
+    );
     assert_eq!(s.spare_pieces.total(), 1);
 }
 
