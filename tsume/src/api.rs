@@ -99,8 +99,10 @@ pub struct Cook {
 pub struct Solution {
     /// Mate, no mate, or unknown.
     pub outcome: Outcome,
-    /// True if the mate length is proven minimal under tsume conventions; false means it
-    /// is an upper bound.
+    /// True if the line's length is proven to be the problem's length under tsume
+    /// conventions. False means only that the line is a verified mate: when the search
+    /// stopped before the main line was established, a shorter mate or a longer defence
+    /// may exist.
     pub length_exact: bool,
     /// Alternative mates found along the main line.
     pub cooks: Vec<Cook>,

@@ -95,7 +95,7 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
             out.push(stats);
             if !sol.length_exact {
                 out.push(format!(
-                    "info string note: mate in {} is an upper bound; a shorter mate was not ruled out",
+                    "info string note: mate in {} is not proven to be the problem's length: a shorter mate, or a longer defence, was not ruled out",
                     pv.len()
                 ));
             }

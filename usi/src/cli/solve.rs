@@ -207,7 +207,7 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
             let exact = if s.sol.length_exact {
                 ""
             } else {
-                " (upper bound: a shorter mate is not ruled out)"
+                " (length not proven: a shorter mate or a longer defence was not ruled out)"
             };
             out.push(format!("result:    {who} in {}{exact}", line.len()));
             out.push(format!("usi:       {}", report::usi_moves(line)));
