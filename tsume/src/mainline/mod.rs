@@ -15,12 +15,10 @@ mod verify;
 
 use crate::Cook;
 
-/// Phase timings on stderr when `KANJU_MAINLINE_DEBUG` is set (for tuning).
+/// Phase timings, for tuning: `RUST_LOG=kanju_tsume=debug`.
 macro_rules! dbg_line {
     ($($t:tt)*) => {
-        if std::env::var_os("KANJU_MAINLINE_DEBUG").is_some() {
-            eprintln!($($t)*);
-        }
+        log::debug!($($t)*)
     };
 }
 use bounded::Bounded;
