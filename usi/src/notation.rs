@@ -185,6 +185,21 @@ pub fn kifu_move(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
 
 /// A whole line from `root`, each move with its side mark: `▲２四銀`, `△同玉`, …
 /// Moves that turn out to be illegal are shown in USI form and end the replay.
+///
+/// ```
+/// use kanju_engine::Position;
+/// use kanju_usi::notation::kifu_line;
+/// // The start of 将棋図巧 #36: a gold drop on 2e, the bishop takes it, the silver goes to 3f.
+/// let root = Position::from_sfen("9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1").unwrap();
+/// let mut pos = root.clone();
+/// let mut line = Vec::new();
+/// for usi in ["G*2e", "3f2e", "4e3f"] {
+///     let m = pos.parse_usi_move(usi).unwrap();
+///     pos = pos.play(m);
+///     line.push(m);
+/// }
+/// assert_eq!(kifu_line(&root, &line), ["▲２五金", "△同角", "▲３六銀"]);
+/// ```
 pub fn kifu_line(root: &Position, moves: &[Move]) -> Vec<String> {
     let mut pos = root.clone();
     let mut prev_to = None;
