@@ -133,9 +133,10 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
 pub fn mate_answer(pos: &Position, sol: &Solution, defends: bool) -> Vec<String> {
     let mut out = closing_info(sol, defends);
     let last = match &sol.outcome {
-        // `checkmate` followed by nothing would hang ShogiHome; an already-mated root
-        // has no line to show, and "no mate for the side to move" is what it means.
-        Outcome::Mate(pv) if pv.is_empty() => "checkmate nomate".to_string(),
+        // An already-mated root (defender to move) is mate in 0, which USI cannot say:
+        // `checkmate` with no moves hangs ShogiHome, and `nomate` would be false. The note
+        // above says what happened; `timeout` claims nothing.
+        Outcome::Mate(pv) if pv.is_empty() => "checkmate timeout".to_string(),
         Outcome::Mate(pv) => format!("checkmate {}", usi_moves(pv)),
         Outcome::NoMate => "checkmate nomate".to_string(),
         Outcome::Unknown(UnknownReason::NotApplicable) if defender_king_missing(pos, defends) => {
