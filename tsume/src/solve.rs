@@ -7,7 +7,7 @@ use crate::path::PathSet;
 use crate::table::Table;
 use crate::threads::{self, STACK_BYTES};
 use crate::{mainline, pv, Config, Limits, Outcome, Progress, RootMode, Solution, UnknownReason};
-use kanju_engine::{Color, GenMode, Hand, PieceKind, Position, Square};
+use kanju_engine::{Color, GenMode, Hand, Move, PieceKind, Position, Square};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -149,19 +149,22 @@ pub(crate) fn solve(
     let nodes = nodes + pv_sh.nodes.load(Ordering::Relaxed);
     match line {
         Some(line) if pv::verify(pos, attacker, &line) => {
+            let mut announce = |line: &[Move]| {
+                if !config.progress_interval.is_zero() {
+                    let elapsed = start.elapsed();
+                    progress(&Progress {
+                        nodes,
+                        nps: threads::nps(nodes, elapsed),
+                        hashfull: table.hashfull(),
+                        elapsed,
+                        pv: line.to_vec(),
+                        mate_len: Some(line.len() as u32),
+                    });
+                }
+            };
             // A verified mate is news at once: a front end that must answer at its deadline
             // can then answer with it even if the refinement below runs to the end.
-            if !config.progress_interval.is_zero() {
-                let elapsed = start.elapsed();
-                progress(&Progress {
-                    nodes,
-                    nps: threads::nps(nodes, elapsed),
-                    hashfull: table.hashfull(),
-                    elapsed,
-                    pv: line.clone(),
-                    mate_len: Some(line.len() as u32),
-                });
-            }
+            announce(&line);
             // The composer's main line: exact length, 無駄合, 駒余り, 余詰 (mainline/). It
             // stops a little before the caller's deadline so the answer arrives within it.
             let deadline = limits
@@ -170,22 +173,8 @@ pub(crate) fn solve(
             let main = mainline::refine(pos, attacker, sh.check_mode, &line, deadline, stop);
             let (line, length_exact, cooks) =
                 main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
-            let mut end = pos.clone();
-            for &m in &line {
-                end = end.play(m);
-            }
-            let mate_len = line.len() as u32;
-            if !config.progress_interval.is_zero() {
-                let elapsed = start.elapsed();
-                progress(&Progress {
-                    nodes,
-                    nps: threads::nps(nodes, elapsed),
-                    hashfull: table.hashfull(),
-                    elapsed,
-                    pv: line.clone(),
-                    mate_len: Some(mate_len),
-                });
-            }
+            let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));
+            announce(&line);
             Solution {
                 outcome: Outcome::Mate(line),
                 length_exact,
