@@ -451,21 +451,7 @@ impl<'a> Searcher<'a> {
             let ckey = sh.key_after(pos, m);
             let chand = pos.hand_after(attacker, m);
             sh.table.prefetch(ckey);
-            let mut c = Child {
-                key: ckey,
-                mv: m,
-                next: NO_NEXT,
-                hand: chand,
-                res_hand: chand,
-                pn: 1,
-                dn: 1,
-                amount: 0,
-                len: 0,
-                md: u16::MAX,
-                rep_dep: NO_DEP,
-                flags: 0,
-                snda: [0; SNDA_MOVES],
-            };
+            let mut c = Child::new(ckey, m, chand);
             if let Some(d) = self.path.depth_of(position_id(ckey, chand)) {
                 // Repetition: lost for the attacker, on this path.
                 c.pn = INF;
@@ -780,21 +766,11 @@ mod tests {
     use kanju_engine::{PieceKind, Square};
 
     fn drop_child(kind: PieceKind, sq: usize) -> Child {
-        Child {
-            key: 1,
-            mv: Move::drop(kind, Square::from_index(sq).unwrap()),
-            next: NO_NEXT,
-            hand: Hand::EMPTY,
-            res_hand: Hand::EMPTY,
-            pn: 1,
-            dn: 1,
-            amount: 0,
-            len: 0,
-            md: u16::MAX,
-            rep_dep: NO_DEP,
-            flags: 0,
-            snda: [0; SNDA_MOVES],
-        }
+        Child::new(
+            1,
+            Move::drop(kind, Square::from_index(sq).unwrap()),
+            Hand::EMPTY,
+        )
     }
 
     #[test]

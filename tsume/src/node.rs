@@ -51,6 +51,26 @@ pub(crate) struct Child {
 }
 
 impl Child {
+    /// A child not yet looked up: unit numbers, no length, no path dependency.
+    #[inline(always)]
+    pub fn new(key: u64, mv: Move, hand: Hand) -> Child {
+        Child {
+            key,
+            mv,
+            next: NO_NEXT,
+            hand,
+            res_hand: hand,
+            pn: 1,
+            dn: 1,
+            amount: 0,
+            len: 0,
+            md: u16::MAX,
+            rep_dep: NO_DEP,
+            flags: 0,
+            snda: [0; SNDA_MOVES],
+        }
+    }
+
     /// True once proven or disproven.
     #[inline(always)]
     pub fn is_terminal(&self) -> bool {
@@ -148,20 +168,11 @@ mod tests {
     use kanju_engine::{PieceKind, Square};
 
     pub(crate) fn child(i: usize, pn: u32, dn: u32) -> Child {
+        let mv = Move::drop(PieceKind::Gold, Square::from_index(i).unwrap());
         Child {
-            key: i as u64 + 1,
-            mv: Move::drop(PieceKind::Gold, Square::from_index(i).unwrap()),
-            next: NO_NEXT,
-            hand: Hand::EMPTY,
-            res_hand: Hand::EMPTY,
             pn,
             dn,
-            amount: 0,
-            len: 0,
-            md: u16::MAX,
-            rep_dep: NO_DEP,
-            flags: 0,
-            snda: [0; SNDA_MOVES],
+            ..Child::new(i as u64 + 1, mv, Hand::EMPTY)
         }
     }
 
