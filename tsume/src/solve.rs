@@ -170,7 +170,18 @@ pub(crate) fn solve(
             let deadline = limits
                 .time
                 .map(|t| start + t - (t / 20).min(Duration::from_millis(250)));
-            let main = mainline::refine(pos, attacker, sh.check_mode, &line, deadline, stop);
+            let hints = |p: &Position| {
+                let r = table.probe(sh.key_of(p), p.hand(attacker), 1, 1);
+                if r.pn == 0 {
+                    mainline::Hint::Mated
+                } else if r.dn == 0 {
+                    mainline::Hint::NoMate
+                } else {
+                    mainline::Hint::Unknown
+                }
+            };
+            let main =
+                mainline::refine(pos, attacker, sh.check_mode, &line, deadline, stop, &hints);
             let (line, length_exact, cooks) =
                 main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
             let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));

@@ -98,6 +98,20 @@ struct Val {
     len: i32,
 }
 
+/// What the df-pn table that proved the problem knows of a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Hint {
+    /// Mated (in some length).
+    Mated,
+    /// Not mated at any length, whatever the path: a disproof here at every bound.
+    NoMate,
+    /// Not known.
+    Unknown,
+}
+
+/// A source of [`Hint`]s: the solver's table.
+pub(crate) type Hints<'a> = &'a (dyn Fn(&Position) -> Hint + Sync);
+
 /// The searcher and its tables, kept across searches of one problem.
 pub(crate) struct Bounded<'a> {
     pub attacker: Color,
@@ -108,6 +122,7 @@ pub(crate) struct Bounded<'a> {
     node_limit: u64,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
+    hints: Hints<'a>,
     /// The current search ran out of time, nodes or was stopped.
     pub aborted: bool,
 }
@@ -122,8 +137,25 @@ fn mix(a: i32, salt: u64) -> u64 {
         .rotate_left(29)
 }
 
+impl Drop for Bounded<'_> {
+    /// Frees the tables on another thread: tens of millions of entries take seconds to
+    /// free, and the caller is waiting for the line.
+    fn drop(&mut self) {
+        let known = std::mem::take(&mut self.known);
+        let work = std::mem::take(&mut self.work);
+        if known.len() + work.len() > 100_000 {
+            std::thread::spawn(move || drop((known, work)));
+        }
+    }
+}
+
 impl<'a> Bounded<'a> {
-    pub fn new(attacker: Color, check_mode: GenMode, stop: &'a AtomicBool) -> Bounded<'a> {
+    pub fn new(
+        attacker: Color,
+        check_mode: GenMode,
+        stop: &'a AtomicBool,
+        hints: Hints<'a>,
+    ) -> Bounded<'a> {
         Bounded {
             attacker,
             check_mode,
@@ -133,6 +165,7 @@ impl<'a> Bounded<'a> {
             node_limit: u64::MAX,
             deadline: None,
             stop,
+            hints,
             aborted: false,
         }
     }
@@ -243,14 +276,32 @@ impl<'a> Bounded<'a> {
                 };
             }
         }
-        self.work
-            .get(&Self::work_key(node))
-            .copied()
-            .unwrap_or(Val {
+        if let Some(v) = self.work.get(&Self::work_key(node)) {
+            return *v;
+        }
+        // A first visit: the df-pn table's verdict orders the search. A child it proved is
+        // tried first at an attacker node, one it did not last at a defender node.
+        let hint = match node.kind {
+            Kind::Interpose { .. } => Hint::Unknown,
+            _ => (self.hints)(&node.pos),
+        };
+        match hint {
+            Hint::NoMate => Val {
+                pn: INF,
+                dn: 0,
+                len: NEVER,
+            },
+            Hint::Mated => Val {
                 pn: 1,
+                dn: 2,
+                len: 0,
+            },
+            Hint::Unknown => Val {
+                pn: 2,
                 dn: 1,
                 len: 0,
-            })
+            },
+        }
     }
 
     fn store(&mut self, node: &Node, v: Val) {
@@ -288,6 +339,11 @@ impl<'a> Bounded<'a> {
             }
             self.work.insert(Self::work_key(node), v);
         }
+    }
+
+    /// The deadline of the following searches has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     fn out_of_limits(&mut self) -> bool {

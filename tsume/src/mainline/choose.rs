@@ -244,3 +244,39 @@ impl<'s, 'a> Chooser<'s, 'a> {
         Some(false)
     }
 }
+
+/// A line read off the proof tables alone, with no new search: the attacker's shortest
+/// proven check, the defender's longest proven reply. A drop with no proven length is
+/// taken as futile (the proof of its parent then rested on the give-back test). The line
+/// needs no exact length, only to be a mate, which the verifier decides; it stands in when
+/// the walk above runs out of time.
+pub(crate) fn table_line(b: &Bounded, root: &Position) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut pos = root.clone();
+    let mut list = MoveList::new();
+    let mut r = b.proven_len(root)?;
+    loop {
+        list.clear();
+        let attacker = pos.side_to_move() == b.attacker;
+        if attacker {
+            pos.checks(b.check_mode, &mut list);
+        } else {
+            pos.evasions(GenMode::All, &mut list);
+        }
+        let pick = list
+            .as_slice()
+            .iter()
+            .filter_map(|&m| Some((m, b.proven_len(&pos.play(m))?)))
+            .filter(|&(_, l)| l < r)
+            .min_by_key(|&(_, l)| if attacker { l } else { -l });
+        match pick {
+            Some((m, l)) => {
+                line.push(m);
+                pos = pos.play(m);
+                r = l;
+            }
+            None if attacker => return None,
+            None => return Some(line),
+        }
+    }
+}

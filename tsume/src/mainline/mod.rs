@@ -22,6 +22,7 @@ macro_rules! dbg_line {
     };
 }
 use bounded::Bounded;
+pub(crate) use bounded::{Hint, Hints};
 use kanju_engine::{Color, GenMode, Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -49,13 +50,14 @@ pub(crate) fn refine(
     upper: &[Move],
     deadline: Option<Instant>,
     stop: &AtomicBool,
+    hints: Hints,
 ) -> Option<MainLine> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("kanju-mainline".into())
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, || {
-                refine_here(root, attacker, check_mode, upper, deadline, stop)
+                refine_here(root, attacker, check_mode, upper, deadline, stop, hints)
             })
             .ok()?
             .join()
@@ -79,41 +81,52 @@ fn refine_here(
     upper: &[Move],
     deadline: Option<Instant>,
     stop: &AtomicBool,
+    hints: Hints,
 ) -> Option<MainLine> {
     let started = Instant::now();
-    let mut b = Bounded::new(attacker, check_mode, stop);
+    let mut b = Bounded::new(attacker, check_mode, stop, hints);
     let min_len = if root.side_to_move() == attacker {
         1
     } else {
         0
     };
 
-    // 1. The exact length: prove within n, disprove within n - 2.
-    b.set_limits(share(deadline, 0.75), None);
+    // 1. A bound the tsume rules prove. The df-pn line's length usually is one, but its
+    //    defences need not be the longest (a longer defence makes "within n" false, and
+    //    disproving that can take long), so each try gets a node budget and a failed try
+    //    widens the bound; wide bounds prove about as fast as plain df-pn.
+    b.set_limits(share(deadline, 0.6), None);
     let mut n = upper.len() as i32;
     dbg_line!(
         "mainline: start, df-pn line {n}, {:?} left",
         deadline.map(|d| d.saturating_duration_since(started))
     );
-    let (mut best, mut exact) = match b.within(root, n) {
-        Some(true) => (b.proven_len(root).unwrap_or(n), false),
-        Some(false) => {
-            // The df-pn line had the defender give in early: search longer bounds.
-            loop {
-                n += 2;
-                match b.within(root, n) {
-                    Some(true) => break (b.proven_len(root).unwrap_or(n), true),
-                    Some(false) => continue,
-                    None => return None,
-                }
+    let mut budget = 500_000u64;
+    let mut best = loop {
+        b.set_limits(share(deadline, 0.6), Some(budget));
+        match b.within(root, n) {
+            Some(true) => break b.proven_len(root).unwrap_or(n),
+            None if b.past_deadline() || stop.load(std::sync::atomic::Ordering::Relaxed) => {
+                return None
+            }
+            Some(false) | None => {
+                n += (n / 2 + 8) & !1;
+                budget = budget.saturating_mul(2);
             }
         }
-        None => return None,
     };
+    // Mate within `best`; none within `lower` (the largest bound disproven so far).
+    let lower = |b: &Bounded| b.disproven_bound(root);
+    let mut exact = best - 2 <= lower(&b);
     // Cheap steps down: proofs of shorter mates are quick, disproofs are not, so each
     // step gets a node budget here; the full disproof comes after a line is in hand.
-    b.set_limits(share(deadline, 0.3), Some(2_000_000));
+    let steps_deadline = share(deadline, 0.3);
     while !exact && best - 2 >= min_len {
+        b.set_limits(steps_deadline, Some(2_000_000));
+        if best - 2 <= lower(&b) {
+            exact = true;
+            break;
+        }
         dbg_line!(
             "mainline: mate within {best} ({} nodes, {:?})",
             b.nodes,
@@ -131,10 +144,17 @@ fn refine_here(
 
     // 2. A line at the best bound, comparing spare pieces while time allows.
     let line_deadline = share(deadline, 0.6);
+    b.set_limits(line_deadline, Some(2_000_000));
+    let fallback = choose::table_line(&b, root).filter(|l| verify::verify(&mut b, root, l));
     let mut chooser =
         choose::Chooser::new(&mut b, share(deadline, 0.3), line_deadline, Some(100_000));
-    let mut line = chooser.line(root, best)?;
-    let mut line_exact = chooser.exact;
+    let (mut line, mut line_exact) = match chooser.line(root, best) {
+        Some(l) => (l, chooser.exact),
+        None => {
+            dbg_line!("mainline: walk ran out of time, line from the tables");
+            (fallback?, false)
+        }
+    };
 
     // 3. The full disproof of a shorter mate, then the exact line, with what is left.
     if !exact {
