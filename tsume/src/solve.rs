@@ -173,7 +173,7 @@ pub(crate) fn solve(
             let hints = |p: &Position| {
                 let r = table.probe(sh.key_of(p), p.hand(attacker), 1, 1);
                 if r.pn == 0 {
-                    mainline::Hint::Mated
+                    mainline::Hint::Mated(r.len)
                 } else if r.dn == 0 {
                     mainline::Hint::NoMate
                 } else {

@@ -101,8 +101,8 @@ struct Val {
 /// What the df-pn table that proved the problem knows of a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Hint {
-    /// Mated (in some length).
-    Mated,
+    /// Mated; the df-pn proof's length, to order the moves of a walk over the proof.
+    Mated(u16),
     /// Not mated at any length, whatever the path: a disproof here at every bound.
     NoMate,
     /// Not known.
@@ -291,7 +291,7 @@ impl<'a> Bounded<'a> {
                 dn: 0,
                 len: NEVER,
             },
-            Hint::Mated => Val {
+            Hint::Mated(_) => Val {
                 pn: 1,
                 dn: 2,
                 len: 0,
@@ -339,6 +339,30 @@ impl<'a> Bounded<'a> {
             }
             self.work.insert(Self::work_key(node), v);
         }
+    }
+
+    /// The df-pn table's verdict on `pos`.
+    pub fn hint(&self, pos: &Position) -> Hint {
+        (self.hints)(pos)
+    }
+
+    /// Records that `pos` is mated within `len` (shown by a proof tree outside this search).
+    pub fn remember_proof(&mut self, pos: &Position, len: i32) {
+        let kind = self.kind_of(pos);
+        let node = Node {
+            pos: pos.clone(),
+            kind,
+            n: len,
+            gives_back: false,
+        };
+        self.store(
+            &node,
+            Val {
+                pn: 0,
+                dn: INF,
+                len,
+            },
+        );
     }
 
     /// The deadline of the following searches has passed.

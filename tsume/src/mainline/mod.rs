@@ -11,6 +11,7 @@ mod bounded;
 mod choose;
 mod cooks;
 mod futile;
+mod seed;
 mod verify;
 
 use crate::Cook;
@@ -101,6 +102,15 @@ fn refine_here(
         "mainline: start, df-pn line {n}, {:?} left",
         deadline.map(|d| d.saturating_duration_since(started))
     );
+    // The df-pn proof itself, measured under tsume rules, is such a bound when the table
+    // still holds it; walking it also hands its lengths to the searches below.
+    if let Some(u) = seed::upper_bound(&mut b, root, share(deadline, 0.3), 20_000_000) {
+        dbg_line!(
+            "mainline: df-pn proof measures {u} ({:?})",
+            started.elapsed()
+        );
+        n = u;
+    }
     let mut budget = 500_000u64;
     let mut best = loop {
         b.set_limits(share(deadline, 0.6), Some(budget));

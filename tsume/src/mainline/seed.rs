@@ -1,0 +1,119 @@
+//! An upper bound from the df-pn proof: walk the proof tree the solver's table holds and
+//! measure it under tsume rules.
+//!
+//! The walk takes, at each attacker node, a check the table proves (shortest stored proof
+//! first), and at each defender node every reply, interposing drops included. Counting
+//! every drop as a real defence can only lengthen the mate (the defender gets more
+//! choices, and a drop that is answered costs the drop and the capture either way), so the
+//! length of the walked tree bounds the length under tsume rules from above. Each node's
+//! length is recorded in the bounded search's table as a proof, so the searches that
+//! follow start from the whole tree instead of rebuilding it.
+
+use super::bounded::{Bounded, Hint};
+use kanju_engine::{GenMode, MoveList, Position};
+use std::collections::HashSet;
+use std::time::Instant;
+
+/// The walk's state: nodes on the current path (a cycle is no proof) and nodes that
+/// failed.
+struct Walk<'w, 'a> {
+    b: &'w mut Bounded<'a>,
+    on_path: HashSet<u64>,
+    failed: HashSet<u64>,
+    deadline: Option<Instant>,
+    nodes: u64,
+    node_limit: u64,
+}
+
+/// The length of the df-pn proof of `root` under tsume rules, or `None` if the table lost
+/// part of it or the limits ran out.
+pub(crate) fn upper_bound(
+    b: &mut Bounded,
+    root: &Position,
+    deadline: Option<Instant>,
+    node_limit: u64,
+) -> Option<i32> {
+    let mut w = Walk {
+        b,
+        on_path: HashSet::new(),
+        failed: HashSet::new(),
+        deadline,
+        nodes: 0,
+        node_limit,
+    };
+    w.walk(root)
+}
+
+impl Walk<'_, '_> {
+    fn out_of_limits(&self) -> bool {
+        self.nodes >= self.node_limit
+            || (self.nodes & 255 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+    }
+
+    fn walk(&mut self, pos: &Position) -> Option<i32> {
+        if let Some(l) = self.b.proven_len(pos) {
+            return Some(l);
+        }
+        let key = pos.key();
+        if self.failed.contains(&key) || self.on_path.contains(&key) {
+            return None;
+        }
+        self.nodes += 1;
+        if self.out_of_limits() {
+            return None;
+        }
+        self.on_path.insert(key);
+        let len = if pos.side_to_move() == self.b.attacker {
+            self.attacker_node(pos)
+        } else {
+            self.defender_node(pos)
+        };
+        self.on_path.remove(&key);
+        match len {
+            Some(l) => self.b.remember_proof(pos, l),
+            None => {
+                self.failed.insert(key);
+            }
+        }
+        len
+    }
+
+    fn attacker_node(&mut self, pos: &Position) -> Option<i32> {
+        if pos.mate_in_1().is_some() {
+            return Some(1);
+        }
+        let mut list = MoveList::new();
+        pos.checks(self.b.check_mode, &mut list);
+        let mut proven: Vec<(u16, Position)> = list
+            .as_slice()
+            .iter()
+            .filter_map(|&m| {
+                let child = pos.play(m);
+                match self.b.hint(&child) {
+                    Hint::Mated(l) => Some((l, child)),
+                    _ => None,
+                }
+            })
+            .collect();
+        proven.sort_by_key(|(l, _)| *l);
+        for (_, child) in proven {
+            if let Some(l) = self.walk(&child) {
+                return Some(l + 1);
+            }
+            if self.out_of_limits() {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn defender_node(&mut self, pos: &Position) -> Option<i32> {
+        let mut list = MoveList::new();
+        pos.evasions(GenMode::All, &mut list);
+        let mut len = 0;
+        for &m in list.as_slice() {
+            len = len.max(self.walk(&pos.play(m))? + 1);
+        }
+        Some(len)
+    }
+}
