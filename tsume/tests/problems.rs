@@ -1,6 +1,7 @@
 //! Solves real problems with known answers: the fast part of the short test set and a few
 //! short Edo problems. Every mate must come back as a verified line; every no-mate as
-//! NoMate. (Lengths are not checked: shortest mates and tsume conventions are later work.)
+//! NoMate. The short tests with tsume-convention lengths must come back at that length,
+//! proven minimal.
 
 mod support;
 
@@ -107,4 +108,36 @@ fn short_edo_problems_are_proven() {
         count += 1;
     }
     assert!(count >= 3, "only {count} problems ran");
+}
+
+/// The short tests whose length follows tsume conventions (futile interpositions not
+/// counted): the main line has exactly that length, and the solver proved it minimal.
+#[test]
+fn tsume_lengths_are_exact() {
+    let problems = jsonl::read(&jsonl::problems_dir().join("tsume_short_tests.jsonl"));
+    let mut s = solver();
+    let mut count = 0;
+    for p in &problems {
+        let sem = p.string("mate_semantics").unwrap_or_default();
+        let Some(n) = p.mate_plies.filter(|_| sem.starts_with("tsume length")) else {
+            continue;
+        };
+        let pos = Position::from_sfen(&p.sfen).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let limits = Limits {
+            time: Some(Duration::from_secs(30)),
+            root: RootMode::DefenderIfInCheck,
+            ..Limits::default()
+        };
+        s.clear();
+        let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        match sol.outcome {
+            Outcome::Mate(line) => {
+                assert_eq!(line.len(), n as usize, "{}: {line:?}", p.name);
+                assert!(sol.length_exact, "{}: length not proven", p.name);
+            }
+            other => panic!("{}: expected a mate, got {other:?}", p.name),
+        }
+        count += 1;
+    }
+    assert!(count >= 60, "only {count} problems ran");
 }
