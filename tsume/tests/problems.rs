@@ -141,3 +141,33 @@ fn tsume_lengths_are_exact() {
     }
     assert!(count >= 60, "only {count} problems ran");
 }
+
+/// Shogi Zuko 4 (39 plies, confirmed by both anchors): the df-pn line is 33 plies with a
+/// defence that gives up early, and the bounded search alone cannot prove a bound wide
+/// enough in time; the walk over the df-pn proof measures 45 at once and the steps down
+/// reach 39.
+#[test]
+fn zukou_4_main_line_has_its_published_length() {
+    let problems = jsonl::read(&jsonl::problems_dir().join("tsume_edo_zukou_musou.jsonl"));
+    let p = problems
+        .iter()
+        .find(|p| p.name == "zukou-004")
+        .expect("zukou-004");
+    let pos = Position::from_sfen(&p.sfen).expect("valid SFEN");
+    let mut s = Solver::new(Config {
+        threads: 2,
+        hash_mb: 512,
+        progress_interval: Duration::ZERO,
+        generate_all_moves: true,
+    });
+    let limits = Limits {
+        time: Some(Duration::from_secs(60)),
+        root: RootMode::DefenderIfInCheck,
+        ..Limits::default()
+    };
+    let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    match sol.outcome {
+        Outcome::Mate(line) => assert_eq!(line.len(), 39, "{line:?}"),
+        other => panic!("expected a mate, got {other:?}"),
+    }
+}

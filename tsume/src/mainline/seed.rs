@@ -14,6 +14,11 @@ use kanju_engine::{GenMode, MoveList, Position};
 use std::collections::HashSet;
 use std::time::Instant;
 
+/// Where the table holds no proven check, a bounded search for a mate this short...
+const SHORT_MATE: i32 = 9;
+/// ...with this many nodes.
+const SHORT_SEARCH_NODES: u64 = 20_000;
+
 /// The walk's state: nodes on the current path (a cycle is no proof) and nodes that
 /// failed.
 struct Walk<'w, 'a> {
@@ -41,7 +46,13 @@ pub(crate) fn upper_bound(
         nodes: 0,
         node_limit,
     };
-    w.walk(root)
+    let r = w.walk(root);
+    log::debug!(
+        "mainline: proof walk {r:?} after {} nodes, {} failed",
+        w.nodes,
+        w.failed.len()
+    );
+    r
 }
 
 impl Walk<'_, '_> {
@@ -72,6 +83,9 @@ impl Walk<'_, '_> {
         match len {
             Some(l) => self.b.remember_proof(pos, l),
             None => {
+                if self.failed.is_empty() {
+                    log::debug!("seed: first failure at {}", pos.to_sfen());
+                }
                 self.failed.insert(key);
             }
         }
@@ -104,7 +118,13 @@ impl Walk<'_, '_> {
                 return None;
             }
         }
-        None
+        // Df-pn settles short mates near the leaves from its initial estimates without
+        // storing them: a small bounded search finds them again.
+        self.b.set_limits(self.deadline, Some(SHORT_SEARCH_NODES));
+        match self.b.within(pos, SHORT_MATE) {
+            Some(true) => self.b.proven_len(pos),
+            _ => None,
+        }
     }
 
     fn defender_node(&mut self, pos: &Position) -> Option<i32> {
