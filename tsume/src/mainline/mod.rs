@@ -166,46 +166,46 @@ fn refine_here(
         }
     };
 
-    // 3. The full disproof of a shorter mate, then the exact line, with what is left.
-    if !exact {
+    // 3. The full disproof of a shorter mate, with what is left. A shorter mate found on
+    //    the way lowers the bound and the search goes on, so with no deadline (`go mate
+    //    infinite`) it ends only with the exact length.
+    let line_bound = best;
+    while !exact && best - 2 >= min_len {
         b.set_limits(share(deadline, 0.8), None);
         match b.within(root, best - 2) {
-            Some(false) => {
-                exact = true;
-                let mut chooser =
-                    choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), None);
-                if let Some(l) = chooser.line(root, best) {
-                    line_exact = chooser.exact;
-                    line = l;
-                }
-            }
+            Some(false) => exact = true,
             Some(true) => {
-                // A shorter mate turned up: rebuild the line at the new bound.
-                let nb = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
-                let mut chooser = choose::Chooser::new(
-                    &mut b,
-                    share(deadline, 0.85),
-                    share(deadline, 0.9),
-                    Some(100_000),
-                );
-                if let Some(l) = chooser.line(root, nb) {
-                    line = l;
-                    line_exact = false;
-                    best = nb;
-                }
+                best = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
+                dbg_line!("mainline: mate within {best} ({:?})", started.elapsed());
             }
-            None => {}
+            None => break,
+        }
+    }
+    if best - 2 < min_len {
+        exact = true;
+    }
+    // The line again where the bound moved or its walk rested on upper bounds.
+    if best != line_bound || (exact && !line_exact) {
+        let budget = if exact { None } else { Some(100_000) };
+        let mut chooser =
+            choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), budget);
+        if let Some(l) = chooser.line(root, best) {
+            line_exact = chooser.exact;
+            line = l;
+        } else if best != line_bound {
+            // The walk ran out of time: the line is still the one at the old bound.
+            line_exact = false;
         }
     }
     exact &= line_exact && line.len() as i32 == best;
     dbg_line!("mainline: line {} ({:?})", line.len(), started.elapsed());
-    // 3. Nothing leaves unverified.
+    // 4. Nothing leaves unverified.
     b.set_limits(share(deadline, 0.95), Some(2_000_000));
     if !verify::verify(&mut b, root, &line) {
         log::error!("kanju-tsume: main line failed verification: {line:?}");
         return None;
     }
-    // 4. Cooks with what is left, but never more than the line itself took.
+    // 5. Cooks with what is left, but never more than the line itself took.
     let spent = started.elapsed().max(Duration::from_secs(1));
     let cook_deadline = Some(deadline.map_or(Instant::now() + spent, |d| {
         share(Some(d), 0.9).unwrap_or(d).min(Instant::now() + spent)
