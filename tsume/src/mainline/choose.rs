@@ -255,6 +255,7 @@ pub(crate) fn table_line(b: &Bounded, root: &Position) -> Option<Vec<Move>> {
     let mut pos = root.clone();
     let mut list = MoveList::new();
     let mut r = b.proven_len(root)?;
+    let cap = 2 * r as usize + 16;
     loop {
         list.clear();
         let attacker = pos.side_to_move() == b.attacker;
@@ -263,17 +264,31 @@ pub(crate) fn table_line(b: &Bounded, root: &Position) -> Option<Vec<Move>> {
         } else {
             pos.evasions(GenMode::All, &mut list);
         }
+        // Proven lengths need not fall ply by ply (some are the proof walk's upper bounds),
+        // so the shortest check and the longest reply are taken whatever the bound says,
+        // and a cap on the plies ends the walk. Drops on the checking line come in only
+        // below the bound, as they may be futile.
+        if line.len() > cap {
+            return None;
+        }
+        let line_sq = interposition_line(&pos);
         let pick = list
             .as_slice()
             .iter()
             .filter_map(|&m| Some((m, b.proven_len(&pos.play(m))?)))
-            .filter(|&(_, l)| l < r)
-            .min_by_key(|&(_, l)| if attacker { l } else { -l });
+            .filter(|&(m, l)| l < r || !is_interposing_drop(m, line_sq))
+            .min_by_key(|&(m, l)| {
+                if attacker {
+                    (0, l)
+                } else {
+                    (is_interposing_drop(m, line_sq) as i32, -l)
+                }
+            });
         match pick {
             Some((m, l)) => {
                 line.push(m);
                 pos = pos.play(m);
-                r = l;
+                r = l.min(r - 1);
             }
             None if attacker => return None,
             None => return Some(line),
