@@ -160,7 +160,7 @@ pub struct Solver {
 impl Solver {
     /// A solver with a freshly allocated table.
     pub fn new(config: Config) -> Solver {
-        let table = Table::new(config.hash_mb);
+        let table = Table::new(crate::mainline::table_mb(config.hash_mb));
         Solver { config, table }
     }
 
@@ -173,7 +173,7 @@ impl Solver {
     pub fn set_hash_mb(&mut self, mb: usize) {
         if mb != self.config.hash_mb {
             self.config.hash_mb = mb;
-            self.table = Table::new(mb);
+            self.table = Table::new(crate::mainline::table_mb(mb));
         }
     }
 

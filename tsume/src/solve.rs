@@ -180,8 +180,14 @@ pub(crate) fn solve(
                     mainline::Hint::Unknown
                 }
             };
-            let main =
-                mainline::refine(pos, attacker, sh.check_mode, &line, deadline, stop, &hints);
+            let setup = mainline::Setup {
+                attacker,
+                check_mode: sh.check_mode,
+                stop,
+                hints: &hints,
+                hash_mb: config.hash_mb,
+            };
+            let main = mainline::refine(pos, &line, deadline, &setup);
             let (line, length_exact, cooks) =
                 main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
             let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));

@@ -123,13 +123,18 @@ pub(crate) struct Bounded<'a> {
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     hints: Hints<'a>,
+    /// Entries each table may hold before it is cleared: half the memory budget each.
+    work_cap: usize,
+    known_cap: usize,
     /// The current search ran out of time, nodes or was stopped.
     pub aborted: bool,
 }
 
 const INTERPOSE_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
-const WORK_CAP: usize = 24 << 20;
-const KNOWN_CAP: usize = 48 << 20;
+/// Bytes one entry of `work` may take, hash-map slack and growth included.
+const WORK_ENTRY_BYTES: usize = 64;
+/// Bytes one entry of `known` may take, with its vector's allocation.
+const KNOWN_ENTRY_BYTES: usize = 160;
 
 fn mix(a: i32, salt: u64) -> u64 {
     (a as u64 ^ salt)
@@ -155,6 +160,7 @@ impl<'a> Bounded<'a> {
         check_mode: GenMode,
         stop: &'a AtomicBool,
         hints: Hints<'a>,
+        memory_bytes: usize,
     ) -> Bounded<'a> {
         Bounded {
             attacker,
@@ -166,6 +172,8 @@ impl<'a> Bounded<'a> {
             deadline: None,
             stop,
             hints,
+            work_cap: (memory_bytes / 2 / WORK_ENTRY_BYTES).max(1024),
+            known_cap: (memory_bytes / 2 / KNOWN_ENTRY_BYTES).max(1024),
             aborted: false,
         }
     }
@@ -307,7 +315,7 @@ impl<'a> Bounded<'a> {
     fn store(&mut self, node: &Node, v: Val) {
         let resolved = v.pn == 0 || v.dn == 0;
         if resolved && !matches!(node.kind, Kind::Interpose { .. }) {
-            if self.known.len() >= KNOWN_CAP {
+            if self.known.len() >= self.known_cap {
                 self.known.clear();
             }
             let hand = node.pos.hand(self.attacker);
@@ -334,7 +342,7 @@ impl<'a> Bounded<'a> {
             }
             self.work.remove(&Self::work_key(node));
         } else {
-            if self.work.len() >= WORK_CAP {
+            if self.work.len() >= self.work_cap {
                 self.work.clear();
             }
             self.work.insert(Self::work_key(node), v);

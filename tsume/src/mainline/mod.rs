@@ -38,28 +38,46 @@ pub(crate) struct MainLine {
     pub cooks: Vec<Cook>,
 }
 
+/// The df-pn table's part of a memory budget of `hash_mb` MiB: three quarters. The rest
+/// holds the main-line search's tables, so that the whole solver stays within the budget
+/// (USI_Hash).
+pub(crate) fn table_mb(hash_mb: usize) -> usize {
+    (hash_mb - hash_mb / 4).max(1)
+}
+
+/// The main-line search's part of a budget of `hash_mb` MiB, in bytes.
+fn mainline_bytes(hash_mb: usize) -> usize {
+    (hash_mb / 4).max(1).saturating_mul(1 << 20)
+}
+
 /// Stack for the walk: lines of thousands of plies recurse that deep.
 const STACK_BYTES: usize = 1 << 30;
+
+/// What the main-line search works with, besides the position and its deadline.
+pub(crate) struct Setup<'a> {
+    pub attacker: Color,
+    pub check_mode: GenMode,
+    pub stop: &'a AtomicBool,
+    /// The df-pn table's verdicts.
+    pub hints: Hints<'a>,
+    /// The solver's whole memory budget (USI_Hash), in MiB.
+    pub hash_mb: usize,
+}
 
 /// Turns the verified mate `upper` into the main line, within `deadline`. `None` when not
 /// even an upper-bound line could be rebuilt and verified in time (the caller keeps
 /// `upper`).
 pub(crate) fn refine(
     root: &Position,
-    attacker: Color,
-    check_mode: GenMode,
     upper: &[Move],
     deadline: Option<Instant>,
-    stop: &AtomicBool,
-    hints: Hints,
+    setup: &Setup,
 ) -> Option<MainLine> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("kanju-mainline".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || {
-                refine_here(root, attacker, check_mode, upper, deadline, stop, hints)
-            })
+            .spawn_scoped(scope, || refine_here(root, upper, deadline, setup))
             .ok()?
             .join()
             .ok()
@@ -77,15 +95,19 @@ fn share(deadline: Option<Instant>, frac: f64) -> Option<Instant> {
 
 fn refine_here(
     root: &Position,
-    attacker: Color,
-    check_mode: GenMode,
     upper: &[Move],
     deadline: Option<Instant>,
-    stop: &AtomicBool,
-    hints: Hints,
+    setup: &Setup,
 ) -> Option<MainLine> {
+    let Setup {
+        attacker,
+        check_mode,
+        stop,
+        hints,
+        hash_mb,
+    } = *setup;
     let started = Instant::now();
-    let mut b = Bounded::new(attacker, check_mode, stop, hints);
+    let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
     let min_len = if root.side_to_move() == attacker {
         1
     } else {
