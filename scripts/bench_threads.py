@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Time to proof with 1 and with 2 search threads, on the same problems in the same run.
+
+Drives the `kanju` binary over USI with `go mate`, and reads the first `info ... score
+mate` line: the moment the df-pn proof is done and verified, before the main-line
+refinement. Runs alternate between the thread counts, so load on the machine falls on
+both alike. Prints each run, then per problem the median time and nodes/s for each thread
+count and the speed-up, and the median speed-up over all problems.
+
+usage: scripts/bench_threads.py NAME... [--file PROBLEMS.jsonl] [--repeat 3]
+                                [--limit-ms 120000] [--hash 4096] [--kanju PATH]
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def time_to_proof(kanju, sfen, threads, hash_mb, limit_ms):
+    """(ms, nodes) of the first mate the engine announces, or None."""
+    p = subprocess.Popen([kanju], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    send = lambda s: (p.stdin.write(s + "\n"), p.stdin.flush())
+    for cmd in ("usi", f"setoption name USI_Hash value {hash_mb}",
+                f"setoption name Threads value {threads}", "isready"):
+        send(cmd)
+    while p.stdout.readline().strip() != "readyok":
+        pass
+    send(f"position sfen {sfen}")
+    send(f"go mate {limit_ms}")
+    found = None
+    for line in p.stdout:
+        w = line.split()
+        if w[:1] == ["info"] and "mate" in w and found is None:
+            found = (int(w[w.index("time") + 1]), int(w[w.index("nodes") + 1]))
+            send("stop")
+        if w[:1] == ["checkmate"]:
+            break
+    send("quit")
+    p.wait(timeout=10)
+    return found
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("names", nargs="+")
+    ap.add_argument("--file",
+                    default=str(ROOT.parent / "shared/problems/tsume_edo_zukou_musou.jsonl"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--limit-ms", type=int, default=120000)
+    ap.add_argument("--hash", type=int, default=4096)
+    ap.add_argument("--kanju", default=str(ROOT / "target/release/kanju"))
+    a = ap.parse_args()
+    problems = {}
+    for line in open(a.file, encoding="utf-8"):
+        r = json.loads(line)
+        problems[r["name"]] = r
+    ratios = []
+    for name in a.names:
+        runs = {1: [], 2: []}
+        for _ in range(a.repeat):
+            for t in (1, 2):
+                r = time_to_proof(a.kanju, problems[name]["sfen"], t, a.hash, a.limit_ms)
+                print(f"{name} threads {t}: {r}", flush=True)
+                if r:
+                    runs[t].append(r)
+                time.sleep(0.5)
+        if not runs[1] or not runs[2]:
+            print(f"{name}: not proven in every configuration")
+            continue
+        ms = {t: statistics.median(x[0] for x in runs[t]) for t in runs}
+        nps = {t: statistics.median(x[1] * 1000 // max(x[0], 1) for x in runs[t]) for t in runs}
+        ratio = ms[1] / max(ms[2], 1)
+        ratios.append(ratio)
+        print(f"== {name}: 1 thread {ms[1]:.0f} ms ({nps[1]} nodes/s), "
+              f"2 threads {ms[2]:.0f} ms ({nps[2]} nodes/s), speed-up {ratio:.2f}x")
+    if ratios:
+        print(f"median speed-up {statistics.median(ratios):.2f}x over {len(ratios)} problems")
+
+
+if __name__ == "__main__":
+    main()
