@@ -232,6 +232,8 @@ fn refine_here(
     let cook_deadline = Some(deadline.map_or(Instant::now() + spent, |d| {
         share(Some(d), 0.9).unwrap_or(d).min(Instant::now() + spent)
     }));
+    dbg_line!("mainline: verified ({:?})", started.elapsed());
     let cooks = cooks::find(&mut b, root, &line, cook_deadline);
+    dbg_line!("mainline: cooks done ({:?})", started.elapsed());
     Some(MainLine { line, exact, cooks })
 }
