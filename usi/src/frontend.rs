@@ -270,6 +270,7 @@ impl Frontend {
             limits,
             config: self.options.solver_config(),
             session: Arc::clone(&session),
+            received: std::time::Instant::now(),
         };
         self.send(Request::Search(Box::new(job)));
         if let Some(t) = time {

@@ -9,7 +9,7 @@ use kanju_engine::Position;
 use kanju_tsume::{Config, Limits, Solver};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A search to run.
 pub struct Job {
@@ -21,6 +21,9 @@ pub struct Job {
     pub config: Config,
     /// Where the answer goes.
     pub session: Arc<Session>,
+    /// When `go` arrived: the time limit counts from here, as the watchdog's does, so
+    /// that allocating the table first does not make the solver overrun it.
+    pub received: Instant,
 }
 
 /// Work for the searcher.
@@ -113,9 +116,10 @@ impl State {
     fn search(&mut self, job: Job) {
         let Job {
             pos,
-            limits,
+            mut limits,
             config,
             session,
+            received,
         } = job;
         let failure = |why: String| {
             let last = if session.is_game() {
@@ -128,6 +132,7 @@ impl State {
         let lines = match self.ensure(&config) {
             Err(e) => failure(format!("could not set up the solver: {e}")),
             Ok(solver) => {
+                limits.time = limits.time.map(|t| t.saturating_sub(received.elapsed()));
                 let s = Arc::clone(&session);
                 let mut on_progress = move |p: &kanju_tsume::Progress| s.progress(p);
                 let r = catch_unwind(AssertUnwindSafe(|| {
