@@ -21,11 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def solve(kanju, sfen, moves, time):
-    """Kanju's JSON answer for `sfen` after `moves`."""
+def solve(kanju, sfen, moves, time, defender_root=False):
+    """Kanju's JSON answer for `sfen` after `moves` (the defender to move if asked)."""
     pos = sfen + (" moves " + " ".join(moves) if moves else "")
     out = subprocess.run(
-        [kanju, "solve", "-", "--time", time],
+        [kanju, "solve", "-", "--time", time] + (["--defender-root"] if defender_root else []),
         input=pos + "\n",
         capture_output=True,
         text=True,
@@ -74,7 +74,7 @@ def main():
               f"published {pub[k]}, Kanju {ours[k]}")
         print(f"   common prefix: {' '.join(pub[:k])}")
         for who, mv in (("published", pub[k]), ("Kanju", ours[k])):
-            after = solve(a.kanju, p["sfen"], pub[:k] + [mv], a.time)
+            after = solve(a.kanju, p["sfen"], pub[:k] + [mv], a.time, side == "attacker")
             print(f"   after the {who} move {mv}: {describe(after, k + 1)}")
 
 
