@@ -217,33 +217,37 @@ impl<'a> Bounded<'a> {
         }
     }
 
-    fn board_key(pos: &Position) -> u64 {
-        pos.board_key() ^ (pos.side_to_move() as u64).wrapping_mul(0x5851_f42d_4c95_7f2d)
+    /// What `known` says of `pos` under hand dominance: the shortest proven length (NEVER
+    /// if none) and the largest disproven bound (-1 if none), in one probe.
+    fn known_bounds(&self, pos: &Position) -> (i32, i32) {
+        let hand = pos.hand(self.attacker);
+        let Some(ks) = self.known.get(&pos.board_key()) else {
+            return (NEVER, -1);
+        };
+        ks.iter().fold((NEVER, -1), |(p, d), k| {
+            let p = if hand.dominates(k.hand) {
+                p.min(k.proven)
+            } else {
+                p
+            };
+            let d = if k.hand.dominates(hand) {
+                d.max(k.disproven)
+            } else {
+                d
+            };
+            (p, d)
+        })
     }
 
     /// The shortest proven length of `pos` (or of one its attacker's hand dominates).
     pub fn proven_len(&self, pos: &Position) -> Option<i32> {
-        let hand = pos.hand(self.attacker);
-        self.known
-            .get(&Self::board_key(pos))?
-            .iter()
-            .filter(|k| hand.dominates(k.hand))
-            .map(|k| k.proven)
-            .min()
-            .filter(|&p| p < NEVER)
+        Some(self.known_bounds(pos).0).filter(|&p| p < NEVER)
     }
 
     /// The largest disproven bound of `pos` (or of one whose attacker's hand dominates
     /// it); -1 if none.
     pub fn disproven_bound(&self, pos: &Position) -> i32 {
-        let hand = pos.hand(self.attacker);
-        self.known.get(&Self::board_key(pos)).map_or(-1, |ks| {
-            ks.iter()
-                .filter(|k| k.hand.dominates(hand))
-                .map(|k| k.disproven)
-                .max()
-                .unwrap_or(-1)
-        })
+        self.known_bounds(pos).1
     }
 
     fn work_key(node: &Node) -> u64 {
@@ -259,36 +263,39 @@ impl<'a> Bounded<'a> {
         }
     }
 
-    fn lookup(&self, node: &Node) -> Val {
+    /// What the tables hold for `node`, if anything.
+    fn stored(&self, node: &Node) -> Option<Val> {
         if !matches!(node.kind, Kind::Interpose { .. }) {
             if node.kind == Kind::Or && node.n < 1 || node.n < 0 {
-                return Val {
+                return Some(Val {
                     pn: INF,
                     dn: 0,
                     len: node.n,
-                };
+                });
             }
-            if let Some(p) = self.proven_len(&node.pos).filter(|&p| p <= node.n) {
-                return Val {
+            let (p, d) = self.known_bounds(&node.pos);
+            if p <= node.n {
+                return Some(Val {
                     pn: 0,
                     dn: INF,
                     len: p,
-                };
+                });
             }
-            let d = self.disproven_bound(&node.pos);
             if d >= node.n {
-                return Val {
+                return Some(Val {
                     pn: INF,
                     dn: 0,
                     len: d,
-                };
+                });
             }
         }
-        if let Some(v) = self.work.get(&Self::work_key(node)) {
-            return *v;
-        }
-        // A first visit: the df-pn table's verdict orders the search. A child it proved is
-        // tried first at an attacker node, one it did not last at a defender node.
+        self.work.get(&Self::work_key(node)).copied()
+    }
+
+    /// The value of a node not visited yet: the df-pn table's verdict orders the search.
+    /// A child it proved is tried first at an attacker node, one it did not last at a
+    /// defender node.
+    fn initial(&self, node: &Node) -> Val {
         let hint = match node.kind {
             Kind::Interpose { .. } => Hint::Unknown,
             _ => (self.hints)(&node.pos),
@@ -312,6 +319,17 @@ impl<'a> Bounded<'a> {
         }
     }
 
+    fn lookup(&self, node: &Node) -> Val {
+        self.stored(node).unwrap_or_else(|| self.initial(node))
+    }
+
+    /// [`Self::lookup`] for a child of the node being searched: its initial value (a probe
+    /// of the shared df-pn table) is taken once per expansion, not once per iteration.
+    fn lookup_child(&self, node: &Node, initial: &mut Option<Val>) -> Val {
+        self.stored(node)
+            .unwrap_or_else(|| *initial.get_or_insert_with(|| self.initial(node)))
+    }
+
     fn store(&mut self, node: &Node, v: Val) {
         let resolved = v.pn == 0 || v.dn == 0;
         if resolved && !matches!(node.kind, Kind::Interpose { .. }) {
@@ -319,7 +337,7 @@ impl<'a> Bounded<'a> {
                 self.known.clear();
             }
             let hand = node.pos.hand(self.attacker);
-            let ks = self.known.entry(Self::board_key(&node.pos)).or_default();
+            let ks = self.known.entry(node.pos.board_key()).or_default();
             let i = match ks.iter().position(|k| k.hand == hand) {
                 Some(i) => i,
                 None => {
@@ -531,14 +549,15 @@ impl<'a> Bounded<'a> {
             .iter()
             .filter(|k| !matches!(k.kind, Kind::Interpose { .. }))
             .count();
+        let mut initial: Vec<Option<Val>> = vec![None; kids.len()];
         loop {
             let mut vals = Vec::with_capacity(kids.len());
             if node.kind == Kind::And {
                 // The futility bound: the length against the real defences, once known.
                 let mut m = 0;
                 let mut all = true;
-                for k in &kids[..n_real] {
-                    let v = self.lookup(k);
+                for (k, init) in kids[..n_real].iter().zip(&mut initial) {
+                    let v = self.lookup_child(k, init);
                     vals.push(v);
                     if v.pn == 0 {
                         m = m.max(v.len + 1);
@@ -547,15 +566,15 @@ impl<'a> Bounded<'a> {
                     }
                 }
                 let m = if all { m } else { node.n };
-                for k in &mut kids[n_real..] {
+                for (k, init) in kids[n_real..].iter_mut().zip(&mut initial[n_real..]) {
                     if let Kind::Interpose { m: km, .. } = &mut k.kind {
                         *km = m;
                     }
-                    vals.push(self.lookup(k));
+                    vals.push(self.lookup_child(k, init));
                 }
             } else {
-                for k in &kids {
-                    vals.push(self.lookup(k));
+                for (k, init) in kids.iter().zip(&mut initial) {
+                    vals.push(self.lookup_child(k, init));
                 }
             }
             let (mut pn, mut dn) = if or_like { (INF, 0u32) } else { (0u32, INF) };
