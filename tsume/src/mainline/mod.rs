@@ -93,6 +93,31 @@ fn share(deadline: Option<Instant>, frac: f64) -> Option<Instant> {
     })
 }
 
+/// Lowers the proven bound `best` by proving mates within `best - 2`, each search under
+/// the limits `limits` sets, down to `min_len`. Returns the bound reached and whether it
+/// is exact: no mate within `best - 2` (a disproof the table may already hold), or
+/// nothing shorter possible. Proofs are quick and may jump several steps at once.
+fn step_down(
+    b: &mut Bounded,
+    root: &Position,
+    mut best: i32,
+    min_len: i32,
+    mut limits: impl FnMut(&mut Bounded),
+) -> (i32, bool) {
+    while best - 2 >= min_len {
+        limits(b);
+        match b.within(root, best - 2) {
+            Some(true) => {
+                best = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
+                dbg_line!("mainline: mate within {best} ({} nodes)", b.nodes);
+            }
+            Some(false) => return (best, true),
+            None => return (best, false),
+        }
+    }
+    (best, true)
+}
+
 fn refine_here(
     root: &Position,
     upper: &[Move],
@@ -134,7 +159,7 @@ fn refine_here(
         n = u;
     }
     let mut budget = 500_000u64;
-    let mut best = loop {
+    let best = loop {
         b.set_limits(share(deadline, 0.6), Some(budget));
         match b.within(root, n) {
             Some(true) => break b.proven_len(root).unwrap_or(n),
@@ -147,44 +172,24 @@ fn refine_here(
             }
         }
     };
-    // Mate within `best`; none within `lower` (the largest bound disproven so far).
-    let lower = |b: &Bounded| b.disproven_bound(root);
-    let mut exact = best - 2 <= lower(&b);
     // Cheap steps down: proofs of shorter mates are quick, disproofs are not, so each
     // step gets a node budget here; the full disproof comes after a line is in hand.
     let steps_deadline = share(deadline, 0.3);
-    while !exact && best - 2 >= min_len {
-        b.set_limits(steps_deadline, Some(2_000_000));
-        if best - 2 <= lower(&b) {
-            exact = true;
-            break;
-        }
-        dbg_line!(
-            "mainline: mate within {best} ({} nodes, {:?})",
-            b.nodes,
-            started.elapsed()
-        );
-        match b.within(root, best - 2) {
-            Some(true) => best = b.proven_len(root).unwrap_or(best - 2).min(best - 2),
-            Some(false) => exact = true,
-            None => break,
-        }
-    }
-    if best - 2 < min_len {
-        exact = true;
-    }
+    let (best, mut exact) = step_down(&mut b, root, best, min_len, |b| {
+        b.set_limits(steps_deadline, Some(2_000_000))
+    });
 
     // 2. A line at the best bound, comparing spare pieces while time allows.
     let line_deadline = share(deadline, 0.6);
-    b.set_limits(line_deadline, Some(2_000_000));
-    let fallback = choose::table_line(&b, root).filter(|l| verify::verify(&mut b, root, l));
     let mut chooser =
         choose::Chooser::new(&mut b, share(deadline, 0.3), line_deadline, Some(100_000));
     let (mut line, mut line_exact) = match chooser.line(root, best) {
         Some(l) => (l, chooser.exact),
         None => {
             dbg_line!("mainline: walk ran out of time, line from the tables");
-            (fallback?, false)
+            b.set_limits(deadline, Some(2_000_000));
+            let l = choose::table_line(&b, root).filter(|l| verify::verify(&mut b, root, l));
+            (l?, false)
         }
     };
 
@@ -192,19 +197,11 @@ fn refine_here(
     //    the way lowers the bound and the search goes on, so with no deadline (`go mate
     //    infinite`) it ends only with the exact length.
     let line_bound = best;
-    while !exact && best - 2 >= min_len {
-        b.set_limits(share(deadline, 0.8), None);
-        match b.within(root, best - 2) {
-            Some(false) => exact = true,
-            Some(true) => {
-                best = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
-                dbg_line!("mainline: mate within {best} ({:?})", started.elapsed());
-            }
-            None => break,
-        }
-    }
-    if best - 2 < min_len {
-        exact = true;
+    let mut best = best;
+    if !exact {
+        (best, exact) = step_down(&mut b, root, best, min_len, |b| {
+            b.set_limits(share(deadline, 0.8), None)
+        });
     }
     // The line again where the bound moved or its walk rested on upper bounds.
     if best != line_bound || (exact && !line_exact) {
