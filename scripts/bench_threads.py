@@ -11,13 +11,11 @@ usage: scripts/bench_threads.py NAME... [--file PROBLEMS.jsonl] [--repeat 3]
                                 [--limit-ms 120000] [--hash 4096] [--kanju PATH]
 """
 import argparse
-import json
 import statistics
 import subprocess
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import problemfile
 
 
 def time_to_proof(kanju, sfen, threads, hash_mb, limit_ms):
@@ -48,17 +46,12 @@ def time_to_proof(kanju, sfen, threads, hash_mb, limit_ms):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("names", nargs="+")
-    ap.add_argument("--file",
-                    default=str(ROOT.parent / "shared/problems/tsume_edo_zukou_musou.jsonl"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--limit-ms", type=int, default=120000)
     ap.add_argument("--hash", type=int, default=4096)
-    ap.add_argument("--kanju", default=str(ROOT / "target/release/kanju"))
+    problemfile.add_file_and_engine(ap)
     a = ap.parse_args()
-    problems = {}
-    for line in open(a.file, encoding="utf-8"):
-        r = json.loads(line)
-        problems[r["name"]] = r
+    problems = problemfile.by_name(a.file)
     ratios = []
     for name in a.names:
         runs = {1: [], 2: []}

@@ -12,9 +12,8 @@ import argparse
 import json
 import subprocess
 import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import problemfile
 
 
 def main():
@@ -23,13 +22,9 @@ def main():
     ap.add_argument("--time", default="20s")
     ap.add_argument("--threads", default="2")
     ap.add_argument("--hash", default="4096")
-    ap.add_argument(
-        "--file",
-        default=str(ROOT.parent / "shared/problems/tsume_edo_zukou_musou.jsonl"),
-    )
-    ap.add_argument("--kanju", default=str(ROOT / "target/release/kanju"))
+    problemfile.add_file_and_engine(ap)
     a = ap.parse_args()
-    records = [json.loads(l) for l in open(a.file, encoding="utf-8") if l.strip()]
+    records = problemfile.read(a.file)
     if a.status:
         records = [r for r in records if r.get("length_status") == a.status]
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:

@@ -16,9 +16,8 @@ import argparse
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import problemfile
 
 
 def solve(kanju, sfen, moves, time, defender_root=False):
@@ -45,16 +44,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("names", nargs="+")
     ap.add_argument("--time", default="30s")
-    ap.add_argument(
-        "--file",
-        default=str(ROOT.parent / "shared/problems/tsume_edo_zukou_musou.jsonl"),
-    )
-    ap.add_argument("--kanju", default=str(ROOT / "target/release/kanju"))
+    problemfile.add_file_and_engine(ap)
     a = ap.parse_args()
-    problems = {}
-    for line in open(a.file, encoding="utf-8"):
-        p = json.loads(line)
-        problems[p["name"]] = p
+    problems = problemfile.by_name(a.file)
     for name in a.names:
         p = problems.get(name)
         if p is None:

@@ -1,0 +1,24 @@
+"""What the problem scripts share: where things are, and reading a problem file."""
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EDO = ROOT.parent / "shared/problems/tsume_edo_zukou_musou.jsonl"
+KANJU = ROOT / "target/release/kanju"
+
+
+def add_file_and_engine(ap):
+    """The --file (default: the Edo set) and --kanju (default: the release build) options."""
+    ap.add_argument("--file", default=str(EDO))
+    ap.add_argument("--kanju", default=str(KANJU))
+
+
+def read(path):
+    """The records of a JSON Lines problem file, in order."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def by_name(path):
+    """The records of a problem file, by name."""
+    return {r["name"]: r for r in read(path)}
