@@ -6,7 +6,7 @@
 mod support;
 
 use kanju_engine::Position;
-use kanju_tsume::{Config, Limits, Outcome, RootMode, Solver};
+use kanju_tsume::{Config, Limits, Outcome, RootMode, Solution, Solver};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use support::jsonl::{self, Problem};
@@ -20,18 +20,29 @@ fn solver() -> Solver {
     })
 }
 
-fn solve(solver: &mut Solver, p: &Problem, max_mate_len: Option<u32>) -> Outcome {
+/// Limits of `secs` seconds, the defender moving first at a root in check.
+fn within_secs(secs: u64) -> Limits {
+    Limits {
+        time: Some(Duration::from_secs(secs)),
+        root: RootMode::DefenderIfInCheck,
+        ..Limits::default()
+    }
+}
+
+/// Solves `p` from a cleared table.
+fn solution(solver: &mut Solver, p: &Problem, limits: &Limits) -> Solution {
     let pos = Position::from_sfen(&p.sfen).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+    solver.clear();
+    solver.solve(&pos, limits, &AtomicBool::new(false), &mut |_| {})
+}
+
+fn solve(solver: &mut Solver, p: &Problem, max_mate_len: Option<u32>) -> Outcome {
     let limits = Limits {
-        time: Some(Duration::from_secs(60)),
         nodes: Some(20_000_000),
         max_mate_len,
-        root: RootMode::DefenderIfInCheck,
+        ..within_secs(60)
     };
-    solver.clear();
-    solver
-        .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
-        .outcome
+    solution(solver, p, &limits).outcome
 }
 
 /// Problems whose brute-force shortest mate is known and short.
@@ -122,14 +133,7 @@ fn tsume_lengths_are_exact() {
         let Some(n) = p.mate_plies.filter(|_| sem.starts_with("tsume length")) else {
             continue;
         };
-        let pos = Position::from_sfen(&p.sfen).unwrap_or_else(|e| panic!("{}: {e}", p.name));
-        let limits = Limits {
-            time: Some(Duration::from_secs(30)),
-            root: RootMode::DefenderIfInCheck,
-            ..Limits::default()
-        };
-        s.clear();
-        let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        let sol = solution(&mut s, p, &within_secs(30));
         match sol.outcome {
             Outcome::Mate(line) => {
                 assert_eq!(line.len(), n as usize, "{}: {line:?}", p.name);
@@ -153,20 +157,13 @@ fn zukou_4_main_line_has_its_published_length() {
         .iter()
         .find(|p| p.name == "zukou-004")
         .expect("zukou-004");
-    let pos = Position::from_sfen(&p.sfen).expect("valid SFEN");
     let mut s = Solver::new(Config {
         threads: 2,
         hash_mb: 512,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
     });
-    let limits = Limits {
-        time: Some(Duration::from_secs(60)),
-        root: RootMode::DefenderIfInCheck,
-        ..Limits::default()
-    };
-    let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
-    match sol.outcome {
+    match solution(&mut s, p, &within_secs(60)).outcome {
         Outcome::Mate(line) => assert_eq!(line.len(), 39, "{line:?}"),
         other => panic!("expected a mate, got {other:?}"),
     }
