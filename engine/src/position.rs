@@ -234,6 +234,20 @@ impl Position {
         }
     }
 
+    /// This position with one `kind` (unpromoted) moved from `giver`'s hand to the other
+    /// side's; `None` if `giver` holds none. Tsume rules need it to judge a futile
+    /// interposition: the captured piece is put back into the defender's hand.
+    pub fn with_piece_handed_over(&self, giver: Color, kind: PieceKind) -> Option<Position> {
+        let kind = kind.unpromote();
+        if !self.hands[giver.index()].has(kind) {
+            return None;
+        }
+        let mut p = self.clone();
+        p.remove_from_hand(giver, kind);
+        p.add_to_hand(giver.flip(), kind);
+        Some(p)
+    }
+
     /// Zobrist key of the whole position, hands included (for repetition).
     #[inline(always)]
     pub fn key(&self) -> u64 {

@@ -21,7 +21,7 @@
 //! Only the checker's capture is tried: it keeps the check on the same line, strictly
 //! closer to the king, so repeated futility tests always terminate.
 
-use kanju_engine::{between, Color, Hand, Move, PieceKind, Position, Square};
+use kanju_engine::{between, Move, PieceKind, Position, Square};
 
 /// The squares where a drop would be an interposition against the current check, with the
 /// checker's square; `None` unless exactly one piece gives check from a distance.
@@ -44,59 +44,13 @@ pub(crate) fn is_interposing_drop(m: Move, line: Option<(Square, kanju_engine::B
 /// `pos` (defender to move, right after the attacker captured a piece of `kind`) with that
 /// piece moved from the attacker's hand back to the defender's.
 pub(crate) fn give_back(pos: &Position, kind: PieceKind) -> Option<Position> {
-    let defender = pos.side_to_move();
-    let attacker = defender.flip();
-    let kind = kind.unpromote();
-    let ah = pos.hand(attacker);
-    if !ah.has(kind) {
-        return None;
-    }
-    let ah = ah.remove(kind);
-    let dh = pos.hand(defender).add(kind);
-    let (b, w) = if attacker == Color::Black {
-        (ah, dh)
-    } else {
-        (dh, ah)
-    };
-    let sfen = pos.to_sfen();
-    let mut parts: Vec<&str> = sfen.split(' ').collect();
-    let hands = hands_sfen(b, w);
-    parts[2] = &hands;
-    Position::from_sfen(&parts.join(" ")).ok()
-}
-
-fn hands_sfen(b: Hand, w: Hand) -> String {
-    const LETTERS: [(PieceKind, char); 7] = [
-        (PieceKind::Rook, 'R'),
-        (PieceKind::Bishop, 'B'),
-        (PieceKind::Gold, 'G'),
-        (PieceKind::Silver, 'S'),
-        (PieceKind::Knight, 'N'),
-        (PieceKind::Lance, 'L'),
-        (PieceKind::Pawn, 'P'),
-    ];
-    let mut s = String::new();
-    for (h, black) in [(b, true), (w, false)] {
-        for (k, l) in LETTERS {
-            let n = h.count(k);
-            if n == 0 {
-                continue;
-            }
-            if n > 1 {
-                s.push_str(&n.to_string());
-            }
-            s.push(if black { l } else { l.to_ascii_lowercase() });
-        }
-    }
-    if s.is_empty() {
-        s.push('-');
-    }
-    s
+    pos.with_piece_handed_over(pos.side_to_move().flip(), kind)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kanju_engine::Color;
 
     #[test]
     fn give_back_moves_one_piece_between_hands() {
