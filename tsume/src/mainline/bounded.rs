@@ -8,7 +8,10 @@
 //! for every larger bound, a disproof for every smaller one.
 
 use super::futile::{give_back, interposition_line, is_interposing_drop};
-use kanju_engine::{Color, GenMode, Hand, MoveList, Position, Square};
+use crate::proof_hand::{
+    and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
+};
+use kanju_engine::{Color, GenMode, Hand, Move, MoveList, Position, Square};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,6 +62,8 @@ pub(crate) struct Node {
     pub n: i32,
     /// A futility test: the capture of an interposed piece with the piece given back.
     pub gives_back: bool,
+    /// The move that led here from the parent, for proof and disproof hands.
+    pub mv: Option<Move>,
 }
 
 impl Node {
@@ -74,14 +79,22 @@ impl Node {
             kind,
             n,
             gives_back: false,
+            mv: None,
         }
+    }
+
+    fn after(mut self, m: Move) -> Node {
+        self.mv = Some(m);
+        self
     }
 }
 
 #[derive(Clone, Copy)]
 struct Known {
-    /// The attacker's hand: a proof holds for any hand that dominates it, a disproof for
-    /// any hand it dominates (pieces are conserved, so the defender holds the rest).
+    /// A proof holds for any attacker hand that dominates this one, a disproof for any
+    /// hand it dominates (pieces are conserved, so the defender holds the rest). Proofs
+    /// and disproofs store their proof and disproof pieces, so one entry answers for
+    /// many hands.
     hand: Hand,
     /// Shortest length proven (NEVER if none).
     proven: i32,
@@ -96,6 +109,37 @@ struct Val {
     dn: u32,
     /// Proven: the length; disproven: the bound.
     len: i32,
+    /// Proven: the proof pieces; disproven: the disproof pieces; otherwise unused.
+    hand: Hand,
+}
+
+impl Val {
+    fn proven(len: i32, hand: Hand) -> Val {
+        Val {
+            pn: 0,
+            dn: INF,
+            len,
+            hand,
+        }
+    }
+
+    fn disproven(len: i32, hand: Hand) -> Val {
+        Val {
+            pn: INF,
+            dn: 0,
+            len,
+            hand,
+        }
+    }
+
+    fn open(pn: u32, dn: u32) -> Val {
+        Val {
+            pn,
+            dn,
+            len: 0,
+            hand: Hand::EMPTY,
+        }
+    }
 }
 
 /// What the df-pn table that proved the problem knows of a position.
@@ -220,23 +264,24 @@ impl<'a> Bounded<'a> {
     /// What `known` says of `pos` under hand dominance: the shortest proven length (NEVER
     /// if none) and the largest disproven bound (-1 if none), in one probe.
     fn known_bounds(&self, pos: &Position) -> (i32, i32) {
+        let (p, d) = self.known_vals(pos);
+        (p.len, d.len)
+    }
+
+    /// [`Self::known_bounds`] with the proof and disproof pieces behind them.
+    fn known_vals(&self, pos: &Position) -> (Val, Val) {
         let hand = pos.hand(self.attacker);
-        let Some(ks) = self.known.get(&pos.board_key()) else {
-            return (NEVER, -1);
-        };
-        ks.iter().fold((NEVER, -1), |(p, d), k| {
-            let p = if hand.dominates(k.hand) {
-                p.min(k.proven)
-            } else {
-                p
-            };
-            let d = if k.hand.dominates(hand) {
-                d.max(k.disproven)
-            } else {
-                d
-            };
-            (p, d)
-        })
+        let mut p = Val::proven(NEVER, hand);
+        let mut d = Val::disproven(-1, hand);
+        for k in self.known.get(&pos.board_key()).into_iter().flatten() {
+            if k.proven < p.len && hand.dominates(k.hand) {
+                p = Val::proven(k.proven, k.hand);
+            }
+            if k.disproven > d.len && k.hand.dominates(hand) {
+                d = Val::disproven(k.disproven, k.hand);
+            }
+        }
+        (p, d)
     }
 
     /// The shortest proven length of `pos` (or of one its attacker's hand dominates).
@@ -267,26 +312,14 @@ impl<'a> Bounded<'a> {
     fn stored(&self, node: &Node) -> Option<Val> {
         if !matches!(node.kind, Kind::Interpose { .. }) {
             if node.kind == Kind::Or && node.n < 1 || node.n < 0 {
-                return Some(Val {
-                    pn: INF,
-                    dn: 0,
-                    len: node.n,
-                });
+                return Some(Val::disproven(node.n, Hand::full()));
             }
-            let (p, d) = self.known_bounds(&node.pos);
-            if p <= node.n {
-                return Some(Val {
-                    pn: 0,
-                    dn: INF,
-                    len: p,
-                });
+            let (p, d) = self.known_vals(&node.pos);
+            if p.len <= node.n {
+                return Some(p);
             }
-            if d >= node.n {
-                return Some(Val {
-                    pn: INF,
-                    dn: 0,
-                    len: d,
-                });
+            if d.len >= node.n {
+                return Some(d);
             }
         }
         self.work.get(&Self::work_key(node)).copied()
@@ -296,26 +329,17 @@ impl<'a> Bounded<'a> {
     /// A child it proved is tried first at an attacker node, one it did not last at a
     /// defender node.
     fn initial(&self, node: &Node) -> Val {
+        // Near the leaves the search settles a node faster than a probe of the big
+        // shared table (a cache miss behind a lock) can.
         let hint = match node.kind {
             Kind::Interpose { .. } => Hint::Unknown,
+            _ if node.n < 3 => Hint::Unknown,
             _ => (self.hints)(&node.pos),
         };
         match hint {
-            Hint::NoMate => Val {
-                pn: INF,
-                dn: 0,
-                len: NEVER,
-            },
-            Hint::Mated(_) => Val {
-                pn: 1,
-                dn: 2,
-                len: 0,
-            },
-            Hint::Unknown => Val {
-                pn: 2,
-                dn: 1,
-                len: 0,
-            },
+            Hint::NoMate => Val::disproven(NEVER, node.pos.hand(self.attacker)),
+            Hint::Mated(_) => Val::open(1, 2),
+            Hint::Unknown => Val::open(2, 1),
         }
     }
 
@@ -334,9 +358,9 @@ impl<'a> Bounded<'a> {
         let resolved = v.pn == 0 || v.dn == 0;
         if resolved && !matches!(node.kind, Kind::Interpose { .. }) {
             if self.known.len() >= self.known_cap {
-                self.known.clear();
+                self.make_room();
             }
-            let hand = node.pos.hand(self.attacker);
+            let hand = v.hand;
             let ks = self.known.entry(node.pos.board_key()).or_default();
             let i = match ks.iter().position(|k| k.hand == hand) {
                 Some(i) => i,
@@ -367,6 +391,33 @@ impl<'a> Bounded<'a> {
         }
     }
 
+    /// Frees a quarter or more of `known` when it is full. Disproofs of small bounds go
+    /// first: they are the most numerous and the quickest to find again. Proofs stay while
+    /// anything else can go, since the line is read from them.
+    fn make_room(&mut self) {
+        let target = self.known_cap - self.known_cap / 4;
+        let mut bound = 1;
+        while self.known.len() > target && bound < NEVER {
+            for ks in self.known.values_mut() {
+                for k in ks.iter_mut() {
+                    if k.disproven <= bound {
+                        k.disproven = -1;
+                    }
+                }
+                ks.retain(|k| k.disproven >= 0 || k.proven < NEVER);
+            }
+            self.known.retain(|_, ks| !ks.is_empty());
+            bound = if bound >= 64 { NEVER } else { bound + 4 };
+        }
+        if self.known.len() > target {
+            self.known.clear();
+        }
+        log::debug!(
+            "mainline: known table pruned to {} entries",
+            self.known.len()
+        );
+    }
+
     /// The df-pn table's verdict on `pos`.
     pub fn hint(&self, pos: &Position) -> Hint {
         (self.hints)(pos)
@@ -380,15 +431,9 @@ impl<'a> Bounded<'a> {
             kind,
             n: len,
             gives_back: false,
+            mv: None,
         };
-        self.store(
-            &node,
-            Val {
-                pn: 0,
-                dn: INF,
-                len,
-            },
-        );
+        self.store(&node, Val::proven(len, pos.hand(self.attacker)));
     }
 
     /// The deadline of the following searches has passed.
@@ -411,44 +456,38 @@ impl<'a> Bounded<'a> {
 
     /// The children of `node`, or its value when it is decided without them.
     fn expand(&self, node: &Node) -> Result<Vec<Node>, Val> {
-        let proven = |len| Val {
-            pn: 0,
-            dn: INF,
-            len,
-        };
-        let disproven = |len| Val {
-            pn: INF,
-            dn: 0,
-            len,
-        };
         let mut list = MoveList::new();
         let pos = &node.pos;
         let n = node.n;
+        let actual = pos.hand(self.attacker);
         match node.kind {
             Kind::Or => {
                 if n < 1 {
-                    return Err(disproven(n));
+                    return Err(Val::disproven(n, Hand::full()));
                 }
-                if pos.mate_in_1().is_some() {
-                    return Err(proven(1));
+                if let Some(m) = pos.mate_in_1() {
+                    let mated = and_proof_drop_rule(&pos.play(m), self.attacker, Hand::EMPTY);
+                    return Err(Val::proven(1, or_proof(mated, m, captured_kind(pos, m))));
                 }
                 pos.checks(self.check_mode, &mut list);
                 if list.is_empty() {
-                    return Err(disproven(NEVER));
+                    // More of the kinds already held adds no check.
+                    return Err(Val::disproven(NEVER, disproof_ceiling(actual)));
                 }
                 Ok(list
                     .as_slice()
                     .iter()
-                    .map(|&m| Node::new(pos.play(m), Kind::And, n - 1))
+                    .map(|&m| Node::new(pos.play(m), Kind::And, n - 1).after(m))
                     .collect())
             }
             Kind::And => {
                 if n < 0 {
-                    return Err(disproven(n));
+                    return Err(Val::disproven(n, Hand::full()));
                 }
                 pos.evasions(GenMode::All, &mut list);
                 if list.is_empty() {
-                    return Err(proven(0));
+                    let p = and_proof_drop_rule(pos, self.attacker, Hand::EMPTY);
+                    return Err(Val::proven(0, p));
                 }
                 let line = interposition_line(pos);
                 let mut kids = Vec::with_capacity(list.len());
@@ -465,13 +504,15 @@ impl<'a> Bounded<'a> {
                             },
                             n,
                             gives_back: false,
+                            mv: Some(m),
                         });
                     } else {
                         if n < 2 {
-                            // A real defence and no plies left for the attacker.
-                            return Err(disproven(n));
+                            // A real defence (a king move or a capture, there whatever
+                            // the attacker holds) and no plies left for the attacker.
+                            return Err(Val::disproven(n, Hand::full()));
                         }
-                        kids.push(Node::new(child, Kind::Or, n - 1));
+                        kids.push(Node::new(child, Kind::Or, n - 1).after(m));
                     }
                 }
                 // Real defences first: their lengths set the futility bound.
@@ -486,17 +527,17 @@ impl<'a> Bounded<'a> {
                     if c.from() == Some(checker) && c.to() == s {
                         let kind = pos.piece_on(s).expect("the dropped piece").kind();
                         if let Some(q) = give_back(&after, kind) {
-                            let mut q = Node::new(q, Kind::And, m);
+                            let mut q = Node::new(q, Kind::And, m).after(c);
                             q.gives_back = true;
                             kids.push(q);
                         }
                     }
                     if n >= 2 {
-                        kids.push(Node::new(after, Kind::And, n - 2));
+                        kids.push(Node::new(after, Kind::And, n - 2).after(c));
                     }
                 }
                 if kids.is_empty() {
-                    return Err(disproven(n));
+                    return Err(Val::disproven(n, actual));
                 }
                 Ok(kids)
             }
@@ -521,6 +562,75 @@ impl<'a> Bounded<'a> {
                 }
             }
         }
+    }
+
+    /// The value of `node` once its children `vals` settle it: the length (or bound) and
+    /// the proof (or disproof) pieces. At a defender node `best` is a refuting child
+    /// when there is one.
+    fn resolved(
+        &self,
+        node: &Node,
+        kids: &[Node],
+        vals: &[Val],
+        pseudo: &[bool],
+        best: usize,
+    ) -> Val {
+        let pos = &node.pos;
+        let actual = pos.hand(self.attacker);
+        let or_like = !matches!(node.kind, Kind::And);
+        if vals.iter().all(|v| v.pn == 0) || (or_like && vals.iter().any(|v| v.pn == 0)) {
+            if or_like {
+                // The shortest proven child.
+                let (i, len) = (0..kids.len())
+                    .filter(|&i| vals[i].pn == 0)
+                    .map(|i| {
+                        (
+                            i,
+                            Self::contribution(node.kind, &kids[i], vals[i].len, pseudo[i]),
+                        )
+                    })
+                    .min_by_key(|&(_, c)| c)
+                    .expect("a proven child");
+                let m = kids[i].mv.expect("a child records its move");
+                let hand = if pseudo[i] {
+                    vals[i].hand
+                } else {
+                    or_proof(vals[i].hand, m, captured_kind(pos, m))
+                };
+                return Val::proven(len, hand);
+            }
+            let mut len = 0;
+            let mut hand = Hand::EMPTY;
+            for (i, v) in vals.iter().enumerate() {
+                len = len.max(Self::contribution(node.kind, &kids[i], v.len, pseudo[i]));
+                hand = hand.max(v.hand);
+            }
+            return Val::proven(len, and_proof_drop_rule(pos, self.attacker, hand));
+        }
+        if or_like {
+            let mut hand = disproof_ceiling(actual);
+            for (i, v) in vals.iter().enumerate() {
+                let m = kids[i].mv.expect("a child records its move");
+                hand = if pseudo[i] {
+                    hand.min(v.hand)
+                } else {
+                    or_disproof(hand, v.hand, m, captured_kind(pos, m))
+                };
+            }
+            let len = if node.kind == Kind::Or {
+                let d = vals.iter().map(|v| v.len).min().unwrap_or(NEVER);
+                if d >= NEVER {
+                    NEVER
+                } else {
+                    (d + 1).max(node.n)
+                }
+            } else {
+                node.n
+            };
+            return Val::disproven(len, hand);
+        }
+        let m = kids[best].mv.expect("a child records its move");
+        Val::disproven(node.n, and_disproof(vals[best].hand, m, actual))
     }
 
     fn mid(&mut self, node: &Node, th_pn: u32, th_dn: u32) -> Val {
@@ -550,31 +660,32 @@ impl<'a> Bounded<'a> {
             .filter(|k| !matches!(k.kind, Kind::Interpose { .. }))
             .count();
         let mut initial: Vec<Option<Val>> = vec![None; kids.len()];
+        // Children's values are looked up once and then follow what their searches return:
+        // re-probing every child on every iteration cost more than all else (a sibling
+        // settled meanwhile through a transposition is seen when it is searched).
+        let mut vals: Vec<Val> = Vec::with_capacity(kids.len());
+        for (k, init) in kids[..n_real].iter().zip(&mut initial) {
+            vals.push(self.lookup_child(k, init));
+        }
+        let mut futility_bound = None;
         loop {
-            let mut vals = Vec::with_capacity(kids.len());
-            if node.kind == Kind::And {
+            if n_real < kids.len() {
                 // The futility bound: the length against the real defences, once known.
-                let mut m = 0;
-                let mut all = true;
-                for (k, init) in kids[..n_real].iter().zip(&mut initial) {
-                    let v = self.lookup_child(k, init);
-                    vals.push(v);
-                    if v.pn == 0 {
-                        m = m.max(v.len + 1);
-                    } else {
-                        all = false;
+                let real = &vals[..n_real];
+                let m = if real.iter().all(|v| v.pn == 0) {
+                    real.iter().map(|v| v.len + 1).max().unwrap_or(0)
+                } else {
+                    node.n
+                };
+                if futility_bound != Some(m) {
+                    futility_bound = Some(m);
+                    vals.truncate(n_real);
+                    for (k, init) in kids[n_real..].iter_mut().zip(&mut initial[n_real..]) {
+                        if let Kind::Interpose { m: km, .. } = &mut k.kind {
+                            *km = m;
+                        }
+                        vals.push(self.lookup_child(k, init));
                     }
-                }
-                let m = if all { m } else { node.n };
-                for (k, init) in kids[n_real..].iter_mut().zip(&mut initial[n_real..]) {
-                    if let Kind::Interpose { m: km, .. } = &mut k.kind {
-                        *km = m;
-                    }
-                    vals.push(self.lookup_child(k, init));
-                }
-            } else {
-                for (k, init) in kids.iter().zip(&mut initial) {
-                    vals.push(self.lookup_child(k, init));
                 }
             }
             let (mut pn, mut dn) = if or_like { (INF, 0u32) } else { (0u32, INF) };
@@ -602,32 +713,12 @@ impl<'a> Bounded<'a> {
                 }
             }
             if pn == 0 || dn == 0 {
-                let len = if pn == 0 {
-                    let mut l = if or_like { NEVER } else { 0 };
-                    for (i, v) in vals.iter().enumerate() {
-                        if v.pn != 0 {
-                            continue;
-                        }
-                        let c = Self::contribution(node.kind, &kids[i], v.len, pseudo[i]);
-                        l = if or_like { l.min(c) } else { l.max(c) };
-                    }
-                    l
-                } else if node.kind == Kind::Or {
-                    let d = vals.iter().map(|v| v.len).min().unwrap_or(NEVER);
-                    if d >= NEVER {
-                        NEVER
-                    } else {
-                        (d + 1).max(node.n)
-                    }
-                } else {
-                    node.n
-                };
-                let v = Val { pn, dn, len };
+                let v = self.resolved(node, &kids, &vals, &pseudo, best);
                 self.store(node, v);
                 return v;
             }
             if pn >= th_pn || dn >= th_dn || self.aborted {
-                let v = Val { pn, dn, len: 0 };
+                let v = Val::open(pn, dn);
                 self.store(node, v);
                 return v;
             }
@@ -641,11 +732,59 @@ impl<'a> Bounded<'a> {
                 (cpn, cdn)
             };
             let child = kids[best].clone();
-            self.mid(&child, cpn.min(INF), cdn.min(INF));
+            vals[best] = self.mid(&child, cpn.min(INF), cdn.min(INF));
             if self.aborted {
-                let v = Val { pn, dn, len: 0 };
-                return v;
+                return Val::open(pn, dn);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_hints(_: &Position) -> Hint {
+        Hint::Unknown
+    }
+
+    #[test]
+    fn a_proof_stores_its_proof_pieces() {
+        // G*5b mates, guarded by the pawn on 5c: the silver in hand plays no part.
+        let with_silver =
+            Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b GS2r2b3g3s4n4l17p 1").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 20);
+        assert_eq!(b.within(&with_silver, 1), Some(true));
+        // So the same board with the gold alone is known mated in 1 without a search,
+        let gold_only = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        assert_eq!(b.proven_len(&gold_only), Some(1));
+        // but not without the gold.
+        let silver_only =
+            Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b S2r2b4g3s4n4l17p 1").unwrap();
+        assert_eq!(b.proven_len(&silver_only), None);
+    }
+
+    #[test]
+    fn a_full_known_table_keeps_its_proofs() {
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b GS2r2b3g3s4n4l17p 1").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 0);
+        b.known_cap = 4;
+        b.remember_proof(&pos, 1);
+        // Disproofs of other boards until the table is full and must make room.
+        let mut list = MoveList::new();
+        pos.legal_moves(&mut list);
+        assert!(list.len() > 8);
+        for (i, &m) in list.as_slice().iter().enumerate() {
+            let after = pos.play(m);
+            let node = Node::new(after.clone(), Kind::Or, 1);
+            b.store(
+                &node,
+                Val::disproven(1 + (i % 3) as i32, after.hand(Color::Black)),
+            );
+            assert!(b.known.len() <= b.known_cap);
+        }
+        assert_eq!(b.proven_len(&pos), Some(1));
     }
 }

@@ -217,7 +217,12 @@ fn refine_here(
         }
     }
     exact &= line_exact && line.len() as i32 == best;
-    dbg_line!("mainline: line {} ({:?})", line.len(), started.elapsed());
+    dbg_line!(
+        "mainline: line {} exact {exact} ({:?}, {} nodes)",
+        line.len(),
+        started.elapsed(),
+        b.nodes
+    );
     // 4. Nothing leaves unverified.
     b.set_limits(share(deadline, 0.95), Some(2_000_000));
     if !verify::verify(&mut b, root, &line) {
