@@ -52,6 +52,7 @@ fn main() {
         hash_mb: hash,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
+        ..Config::default()
     });
     let (mut solved, mut total, mut total_nodes, mut total_time) = (0, 0, 0u64, 0f64);
     let mut times = Vec::new();

@@ -17,6 +17,36 @@ pub enum RootMode {
     DefenderIfInCheck,
 }
 
+/// How a defence whose mate ends with pieces left in the attacker's hand (駒余り) ranks
+/// against a shorter defence whose mate ends with none. Among equally long defences the
+/// one without spare pieces is always preferred.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum SpareRule {
+    /// The longest defence, whatever it leaves; spare pieces only break ties. What
+    /// solvers and most problem sets assume.
+    #[default]
+    Strict,
+    /// The 二手変長 convention of today's composers: a defence with spare pieces at the
+    /// end ranks below one without that is two plies shorter.
+    TwoPly,
+    /// The convention of the classical collections (Shogi Zuko, Shogi Muso): a defence
+    /// with spare pieces at the end ranks below every defence without, however much
+    /// longer it is.
+    Classical,
+}
+
+impl SpareRule {
+    /// How many plies longer a defence ending with spare pieces may be and still rank
+    /// below one ending with none.
+    pub(crate) fn max_gap(self) -> i32 {
+        match self {
+            SpareRule::Strict => 0,
+            SpareRule::TwoPly => 2,
+            SpareRule::Classical => i32::MAX / 4,
+        }
+    }
+}
+
 /// Solver settings that persist across searches.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -29,6 +59,8 @@ pub struct Config {
     /// Whether the attacker may also play the non-promotions standard generation omits.
     /// Tsume needs them, so this is on by default.
     pub generate_all_moves: bool,
+    /// The main line's 駒余り convention.
+    pub spare_rule: SpareRule,
 }
 
 impl Default for Config {
@@ -38,6 +70,7 @@ impl Default for Config {
             hash_mb: 256,
             progress_interval: Duration::from_millis(1000),
             generate_all_moves: true,
+            spare_rule: SpareRule::Strict,
         }
     }
 }

@@ -17,4 +17,6 @@ mod solve;
 mod table;
 mod threads;
 
-pub use api::{Config, Cook, Limits, Outcome, Progress, RootMode, Solution, Solver, UnknownReason};
+pub use api::{
+    Config, Cook, Limits, Outcome, Progress, RootMode, Solution, Solver, SpareRule, UnknownReason,
+};

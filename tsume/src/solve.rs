@@ -186,6 +186,7 @@ pub(crate) fn solve(
                 stop,
                 hints: &hints,
                 hash_mb: config.hash_mb,
+                spare_gap: config.spare_rule.max_gap(),
             };
             let main = mainline::refine(pos, &line, deadline, &setup);
             let (line, length_exact, cooks) =

@@ -20,6 +20,7 @@ fn config(threads: usize) -> Config {
         hash_mb: 32,
         progress_interval: Duration::from_millis(50),
         generate_all_moves: true,
+        ..Config::default()
     }
 }
 

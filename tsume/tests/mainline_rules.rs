@@ -3,16 +3,21 @@
 //! tsume-convention lengths.
 
 use kanju_engine::{Move, PieceKind, Position};
-use kanju_tsume::{Config, Limits, Outcome, RootMode, Solution, Solver};
+use kanju_tsume::{Config, Limits, Outcome, RootMode, Solution, Solver, SpareRule};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 fn solve(sfen: &str) -> (Vec<Move>, Solution) {
+    solve_with(sfen, SpareRule::Strict, 16)
+}
+
+fn solve_with(sfen: &str, spare_rule: SpareRule, hash_mb: usize) -> (Vec<Move>, Solution) {
     let mut solver = Solver::new(Config {
         threads: 1,
-        hash_mb: 16,
+        hash_mb,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
+        spare_rule,
     });
     let pos = Position::from_sfen(sfen).unwrap();
     let limits = Limits {
@@ -108,4 +113,38 @@ fn cooks_are_reported() {
     both.push(line[0].to_usi());
     both.sort();
     assert_eq!(both, ["G*8b", "G*9b"]);
+}
+
+/// antma's tsume9-2 (tsume length 9). At ply 4 the defender may take the gold with the
+/// pawn (6a6b): 6c6b+ takes the pawn back and the mate ends at ply 9 with that pawn in
+/// the attacker's hand. Running to 8b instead is mated at ply 7 with nothing to spare.
+/// Strictly the longer defence is the better one; under 二手変長 a defence that is two
+/// plies longer only by leaving a spare piece ranks below the other.
+#[test]
+fn a_defence_two_plies_longer_with_a_spare_piece_ranks_by_the_convention() {
+    const SFEN: &str = "ln1p5/2k1p4/1pgP+P4/p8/1P7/P8/9/9/9 b RG2Sr2b2g2s3n3l10p 1";
+    let (strict, s) = solve_with(SFEN, SpareRule::Strict, 16);
+    assert_eq!(strict.len(), 9, "{:?}", usi(&strict));
+    assert_eq!(usi(&strict)[3], "6a6b");
+    assert!(s.spare_pieces.count(PieceKind::Pawn) == 1);
+    let (two_ply, s) = solve_with(SFEN, SpareRule::TwoPly, 16);
+    assert_eq!(
+        usi(&two_ply),
+        ["R*9b", "9a9b", "G*6b", "7b8b", "S*7a", "8b9a", "S*8b"]
+    );
+    assert!(s.spare_pieces.is_empty());
+    assert!(s.length_exact);
+}
+
+/// Shogi Zuko 19 (published 21 plies). At ply 18 the king can step to 9d instead of
+/// taking on 7c: the mate then takes 25 plies and ends with a pawn to spare. The
+/// classical collections count such a defence below the 21-ply line without spare
+/// pieces, however much longer; strictly it is the longest defence.
+#[test]
+fn classical_convention_prefers_no_spare_pieces_to_length() {
+    const SFEN: &str = "2+b6/P1l+R5/pk7/N1P6/1S7/2p6/1R7/9/9 b 3Pb4g3s3n3l11p 1";
+    let (line, s) = solve_with(SFEN, SpareRule::Classical, 512);
+    assert_eq!(line.len(), 21, "{:?}", usi(&line));
+    assert_eq!(usi(&line)[17], "8d7c");
+    assert!(s.spare_pieces.is_empty());
 }

@@ -19,6 +19,7 @@ fn solver() -> Solver {
         hash_mb: 256,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
+        ..Config::default()
     })
 }
 
@@ -166,6 +167,7 @@ fn zukou_4_main_line_has_its_published_length() {
         hash_mb: 512,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
+        ..Config::default()
     });
     match solution(&mut s, p, &within_secs(60)).outcome {
         Outcome::Mate(line) => assert_eq!(line.len(), 39, "{line:?}"),

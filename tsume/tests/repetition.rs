@@ -19,6 +19,7 @@ fn solver() -> Solver {
         hash_mb: 32,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
+        ..Config::default()
     })
 }
 

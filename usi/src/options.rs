@@ -3,7 +3,7 @@
 //! A rejected value never changes the option: GUIs resend their whole option set on every
 //! connection, and a typo in one of them must not leave the engine half-configured.
 
-use kanju_tsume::{Config, RootMode};
+use kanju_tsume::{Config, RootMode, SpareRule};
 use std::time::Duration;
 
 /// Largest `USI_Hash` declared. The real ceiling is the machine's memory (see
@@ -32,6 +32,8 @@ pub struct Options {
     pub generate_all_moves: bool,
     /// `WriteDebugLog`.
     pub write_debug_log: bool,
+    /// `SpareRule`.
+    pub spare_rule: SpareRule,
 }
 
 impl Default for Options {
@@ -45,7 +47,26 @@ impl Default for Options {
             root_is_and_if_checked: true,
             generate_all_moves: c.generate_all_moves,
             write_debug_log: false,
+            spare_rule: c.spare_rule,
         }
+    }
+}
+
+fn spare_rule_name(r: SpareRule) -> &'static str {
+    match r {
+        SpareRule::Strict => "Strict",
+        SpareRule::TwoPly => "TwoPly",
+        SpareRule::Classical => "Classical",
+    }
+}
+
+/// A `SpareRule` value (`--spare-rule` too), in any letter case.
+pub(crate) fn parse_spare_rule(v: &str) -> Option<SpareRule> {
+    match v.to_ascii_lowercase().as_str() {
+        "strict" => Some(SpareRule::Strict),
+        "twoply" => Some(SpareRule::TwoPly),
+        "classical" => Some(SpareRule::Classical),
+        _ => None,
     }
 }
 
@@ -93,6 +114,10 @@ impl Options {
                 "option name WriteDebugLog type check default {}",
                 d.write_debug_log
             ),
+            format!(
+                "option name SpareRule type combo default {} var Strict var TwoPly var Classical",
+                spare_rule_name(d.spare_rule)
+            ),
             "option name ClearHash type button".to_string(),
         ]
     }
@@ -131,6 +156,14 @@ impl Options {
                 self.write_debug_log = check(name, v, self.write_debug_log)?;
                 return Ok(Effect::DebugLog(self.write_debug_log));
             }
+            "sparerule" => {
+                self.spare_rule = parse_spare_rule(v).ok_or_else(|| {
+                    format!(
+                        "{name}: '{v}' is not Strict, TwoPly or Classical; keeping {}",
+                        spare_rule_name(self.spare_rule)
+                    )
+                })?
+            }
             "clearhash" => return Ok(Effect::ClearHash),
             // GUIs send it whether or not it is declared; Kanju never ponders.
             "usi_ponder" => {
@@ -148,6 +181,7 @@ impl Options {
             hash_mb: self.hash_mb as usize,
             progress_interval: Duration::from_millis(self.pv_interval_ms),
             generate_all_moves: self.generate_all_moves,
+            spare_rule: self.spare_rule,
         }
     }
 
@@ -227,6 +261,20 @@ mod tests {
         assert_eq!(o.set("USI_Ponder", Some("true")), Ok(Effect::None));
         assert!(o.set("Foo", Some("1")).is_err());
         assert_eq!(o, Options::default());
+    }
+
+    #[test]
+    fn spare_rule_reaches_the_solver_and_bad_values_keep_the_old_one() {
+        let mut o = Options::default();
+        assert_eq!(o.solver_config().spare_rule, SpareRule::Strict);
+        assert_eq!(o.set("SpareRule", Some("classical")), Ok(Effect::None));
+        assert_eq!(o.solver_config().spare_rule, SpareRule::Classical);
+        let e = o.set("SpareRule", Some("Edo")).unwrap_err();
+        assert!(e.contains("keeping Classical"), "{e}");
+        assert_eq!(o.spare_rule, SpareRule::Classical);
+        assert!(Options::usi_lines()
+            .iter()
+            .any(|l| l.contains("SpareRule type combo default Strict")));
     }
 
     #[test]

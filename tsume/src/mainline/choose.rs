@@ -1,6 +1,10 @@
 //! Walking the main line: the attacker's shortest mate, the defender's longest defence
 //! that is not a futile drop, and among equally long defences the one that leaves the
 //! attacker no pieces in hand at the end (駒余り).
+//!
+//! A defence whose mate ends with pieces left in the attacker's hand also ranks below a
+//! shorter one whose mate ends with none, when it is at most `spare_gap` plies longer
+//! ([`crate::SpareRule`]): two plies today, any number in the classical collections.
 
 use super::bounded::{Bounded, Kind, Node};
 use super::futile::{give_back, interposition_line, is_interposing_drop};
@@ -25,6 +29,12 @@ pub(crate) struct Chooser<'s, 'a> {
     tie_break_until: Option<Instant>,
     /// False once some choice rested on an upper bound only.
     pub exact: bool,
+    /// True once a defence without spare pieces was preferred to a longer one with: the
+    /// line is then shorter than the bound it was walked with.
+    pub spare_rule_used: bool,
+    /// How many plies shorter a defence without spare pieces may be and still be preferred
+    /// to the longest defence when that one ends with spare pieces.
+    pub spare_gap: i32,
     /// Limits of each search the walk starts: the deadline, and nodes per search (a
     /// search that runs out counts as "not shown").
     deadline: Option<Instant>,
@@ -43,6 +53,8 @@ impl<'s, 'a> Chooser<'s, 'a> {
             memo: HashMap::new(),
             tie_break_until,
             exact: true,
+            spare_rule_used: false,
+            spare_gap: 0,
             deadline,
             test_nodes,
         }
@@ -204,7 +216,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             longest.push(m);
         }
         let mut first: Option<Choice> = None;
-        for m in longest {
+        for &m in &longest {
             let child = pos.play(m);
             let sub = self.walk(&child, r - 1)?;
             let c = Choice {
@@ -217,7 +229,61 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
             first.get_or_insert(c);
         }
+        // Every longest defence leaves spare pieces: the longest of the shorter ones within
+        // the convention's gap that leaves none is the better defence.
+        let floor = r - 1 - self.spare_gap;
+        let shorter: Vec<Move> = real
+            .into_iter()
+            .filter(|m| !longest.contains(m))
+            .filter(|&m| self.b.proven_len(&pos.play(m)).unwrap_or(r - 1) >= floor)
+            .collect();
+        if let Some(c) = self.longest_without_spare(pos, &shorter, r, floor)? {
+            self.spare_rule_used = true;
+            return Some(c);
+        }
         first
+    }
+
+    /// Among the defences `moves` at `pos` (each mated within `r - 1`), the longest whose
+    /// main line ends with no spare piece, each at its own exact length.
+    fn longest_without_spare(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        r: i32,
+        floor: i32,
+    ) -> Option<Option<Choice>> {
+        let mut lengths = Vec::with_capacity(moves.len());
+        for &m in moves {
+            let child = pos.play(m);
+            let mut l = self.b.proven_len(&child).unwrap_or(r - 1).min(r - 1);
+            // Step down to the exact length, so that the attacker's line below is its
+            // shortest; a step the limits cut leaves an upper bound.
+            while l >= 2 {
+                match self.mates_within(&child, l - 2) {
+                    Some(true) => l = self.b.proven_len(&child).unwrap_or(l - 2).min(l - 2),
+                    Some(false) => break,
+                    None if self.past_deadline() => return None,
+                    None => {
+                        self.exact = false;
+                        break;
+                    }
+                }
+            }
+            lengths.push((m, l));
+        }
+        lengths.sort_by_key(|&(_, l)| -l);
+        for (m, l) in lengths.into_iter().filter(|&(_, l)| l >= floor) {
+            let sub = self.walk(&pos.play(m), l)?;
+            if sub.spare.is_empty() {
+                return Some(Some(Choice {
+                    mv: Some(m),
+                    child_r: l,
+                    spare: sub.spare,
+                }));
+            }
+        }
+        Some(None)
     }
 
     /// The futility test of [`super::futile`] for the drop `m` at `pos`, against the

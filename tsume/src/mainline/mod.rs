@@ -62,6 +62,9 @@ pub(crate) struct Setup<'a> {
     pub hints: Hints<'a>,
     /// The solver's whole memory budget (USI_Hash), in MiB.
     pub hash_mb: usize,
+    /// How many plies longer a defence ending with spare pieces may be and still rank
+    /// below one ending with none (see [`crate::SpareRule`]).
+    pub spare_gap: i32,
 }
 
 /// Turns the verified mate `upper` into the main line, within `deadline`. `None` when not
@@ -130,6 +133,7 @@ fn refine_here(
         stop,
         hints,
         hash_mb,
+        spare_gap,
     } = *setup;
     let started = Instant::now();
     let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
@@ -183,13 +187,14 @@ fn refine_here(
     let line_deadline = share(deadline, 0.6);
     let mut chooser =
         choose::Chooser::new(&mut b, share(deadline, 0.3), line_deadline, Some(100_000));
-    let (mut line, mut line_exact) = match chooser.line(root, best) {
-        Some(l) => (l, chooser.exact),
+    chooser.spare_gap = spare_gap;
+    let (mut line, mut line_exact, mut spare_rule) = match chooser.line(root, best) {
+        Some(l) => (l, chooser.exact, chooser.spare_rule_used),
         None => {
             dbg_line!("mainline: walk ran out of time, line from the tables");
             b.set_limits(deadline, Some(2_000_000));
             let l = choose::table_line(&b, root).filter(|l| verify::verify(&mut b, root, l));
-            (l?, false)
+            (l?, false, false)
         }
     };
 
@@ -208,15 +213,18 @@ fn refine_here(
         let budget = if exact { None } else { Some(100_000) };
         let mut chooser =
             choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), budget);
+        chooser.spare_gap = spare_gap;
         if let Some(l) = chooser.line(root, best) {
             line_exact = chooser.exact;
+            spare_rule = chooser.spare_rule_used;
             line = l;
         } else if best != line_bound {
             // The walk ran out of time: the line is still the one at the old bound.
             line_exact = false;
         }
     }
-    exact &= line_exact && line.len() as i32 == best;
+    // A line the 駒余り rule shortened is as exact as the lengths its choices rest on.
+    exact &= line_exact && (line.len() as i32 == best || spare_rule);
     dbg_line!(
         "mainline: line {} exact {exact} ({:?}, {} nodes)",
         line.len(),

@@ -1,6 +1,7 @@
 //! Command-line flags. Hand-written: a dozen flags do not justify a parser crate, and
 //! every error can name the flag and the value that was wrong.
 
+use kanju_tsume::SpareRule;
 use std::time::Duration;
 
 /// Settings of `kanju solve`.
@@ -24,6 +25,8 @@ pub struct SolveArgs {
     pub jobs: usize,
     /// No progress bar or summary.
     pub quiet: bool,
+    /// The main line's 駒余り convention.
+    pub spare_rule: SpareRule,
 }
 
 impl Default for SolveArgs {
@@ -38,6 +41,7 @@ impl Default for SolveArgs {
             defender_root: false,
             jobs: 1,
             quiet: false,
+            spare_rule: SpareRule::Strict,
         }
     }
 }
@@ -127,6 +131,12 @@ pub fn parse_solve(args: &[String]) -> Result<Option<SolveArgs>, String> {
             "--json" => a.json = true,
             "--defender-root" => a.defender_root = true,
             "--quiet" | "-q" => a.quiet = true,
+            "--spare-rule" => {
+                let v = take(&mut it)?;
+                a.spare_rule = crate::options::parse_spare_rule(&v).ok_or_else(|| {
+                    format!("--spare-rule: '{v}' is not strict, twoply or classical")
+                })?
+            }
             f if f.starts_with('-') && f.len() > 1 && !looks_like_sfen_word(f) => {
                 return Err(format!("unknown flag '{f}' (see kanju solve --help)"))
             }

@@ -52,6 +52,11 @@ SOLVE:
     --json             print a single problem's result as JSON too
     --defender-root    the side to move defends: is every defence mated?
     --quiet            no progress bar or summary
+    --spare-rule <R>   how a defence whose mate leaves spare pieces (駒余り) ranks:
+                       strict: the longest defence wins, spare pieces break ties;
+                       twoply: below one without that is 2 plies shorter (二手変長);
+                       classical (Shogi Zuko, Shogi Muso): below any one without
+                       [default: strict]
 
     For one problem Kanju prints the result, the line in USI and in Japanese notation
     (▲２四銀 △同玉 ...), the length, 余詰 (other mating moves on the attacker's side of

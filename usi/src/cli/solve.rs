@@ -30,6 +30,7 @@ pub fn config(args: &SolveArgs, progress_interval: Duration) -> Config {
         hash_mb: args.hash_mb,
         progress_interval,
         generate_all_moves: true,
+        spare_rule: args.spare_rule,
     }
 }
 
