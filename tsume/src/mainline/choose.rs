@@ -19,6 +19,8 @@ struct Choice {
     mv: Option<Move>,
     child_r: i32,
     spare: Hand,
+    /// The 駒余り convention took a shorter defence somewhere below.
+    shortened: bool,
 }
 
 /// Main-line walker over a bounded searcher's tables.
@@ -139,11 +141,18 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 mv: Some(m),
                 child_r: r - 1,
                 spare: sub.spare,
+                shortened: sub.shortened,
             };
-            if c.spare.is_empty() || !self.may_compare() {
+            // A check whose longest defence ends with no spare piece comes first; one
+            // whose line the convention shortened only makes the problem shorter than the
+            // composer's, so it ranks next.
+            if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
                 return Some(c);
             }
-            first.get_or_insert(c);
+            let rank = |c: &Choice| (!c.spare.is_empty()) as u8 * 2 + c.shortened as u8;
+            if first.is_none_or(|f| rank(&c) < rank(&f)) {
+                first = Some(c);
+            }
         }
         first
     }
@@ -154,6 +163,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             mv: None,
             child_r: 0,
             spare: pos.hand(self.b.attacker),
+            shortened: false,
         };
         if r <= 0 {
             return Some(end);
@@ -223,6 +233,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 mv: Some(m),
                 child_r: r - 1,
                 spare: sub.spare,
+                shortened: sub.shortened,
             };
             if c.spare.is_empty() || !self.may_compare() {
                 return Some(c);
@@ -280,6 +291,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     mv: Some(m),
                     child_r: l,
                     spare: sub.spare,
+                    shortened: true,
                 }));
             }
         }
