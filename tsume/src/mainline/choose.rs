@@ -31,8 +31,8 @@ pub(crate) struct Chooser<'s, 'a> {
     tie_break_until: Option<Instant>,
     /// False once some choice rested on an upper bound only.
     pub exact: bool,
-    /// True once a defence without spare pieces was preferred to a longer one with: the
-    /// line is then shorter than the bound it was walked with.
+    /// True if the last line took, somewhere, a defence without spare pieces over a
+    /// longer one with: the line is then shorter than the bound it was walked with.
     pub spare_rule_used: bool,
     /// How many plies shorter a defence without spare pieces may be and still be preferred
     /// to the longest defence when that one ends with spare pieces.
@@ -72,7 +72,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
 
     /// The main line from `pos`, known to be mated within `r`. `None` if the limits ran out.
     pub fn line(&mut self, pos: &Position, r: i32) -> Option<Vec<Move>> {
-        self.walk(pos, r)?;
+        self.spare_rule_used = self.walk(pos, r)?.shortened;
         let mut line = Vec::new();
         let mut p = pos.clone();
         let mut r = r;
@@ -249,7 +249,6 @@ impl<'s, 'a> Chooser<'s, 'a> {
             .filter(|&m| self.b.proven_len(&pos.play(m)).unwrap_or(r - 1) >= floor)
             .collect();
         if let Some(c) = self.longest_without_spare(pos, &shorter, r, floor)? {
-            self.spare_rule_used = true;
             return Some(c);
         }
         first
