@@ -3,13 +3,18 @@
 //! Most checks leave the king a square to step to, so each check is first put through an
 //! exact king-escape test computed on the unchanged position (no copy-make). Only checks
 //! that leave no escape are played out and tested for captures and interpositions.
+//!
+//! The escape test is shared by all checks of one position: who guards each square next to
+//! the king is worked out once ([`EscapeGuards`]), and a check only triggers a fresh
+//! attack test where its two changed squares could alter a slider's line.
 
-use crate::attacks::{attacks_from, steps};
+use crate::attacks::steps;
+use crate::attacks::{attacks_from, bishop_attacks, bishop_pseudo, rook_attacks, rook_pseudo};
 use crate::bitboard::Bitboard;
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
-use crate::position::Position;
-use crate::types::{Piece, PieceKind};
+use crate::position::{Position, GROUP_DIAG, GROUP_ORTH};
+use crate::types::{Piece, PieceKind, Square};
 
 impl Position {
     /// A move of the side to move that checkmates at once, if one exists. Sound: a returned
@@ -19,22 +24,68 @@ impl Position {
         let ek = self.king_square(self.side.flip())?;
         let mut checks = MoveList::new();
         self.checks(GenMode::All, &mut checks);
-        let escapes =
-            steps(self.side.flip(), PieceKind::King, ek).and_not(self.pieces(self.side.flip()));
+        if checks.as_slice().is_empty() {
+            return None;
+        }
+        let guards = EscapeGuards::new(self, ek);
         checks
             .as_slice()
             .iter()
             .copied()
-            .find(|&m| !self.king_escapes_after(m, escapes) && !self.play(m).has_evasion())
+            .find(|&m| !guards.king_escapes_after(self, m) && !self.play(m).has_evasion())
+    }
+}
+
+/// The squares next to the defending king that it could step to, each with the attacker's
+/// pieces guarding it and the squares a slider's line to it passes through.
+struct EscapeGuards {
+    king: Square,
+    len: usize,
+    squares: [Square; 8],
+    /// Attacker pieces attacking the square, with the king lifted off the board.
+    guards: [Bitboard; 8],
+    /// Squares whose occupancy could change the square's slider attacks: what a rook and a
+    /// bishop on it would see, restricted to lines where the attacker has a slider at all.
+    lines: [Bitboard; 8],
+}
+
+impl EscapeGuards {
+    fn new(pos: &Position, king: Square) -> EscapeGuards {
+        let us = pos.side;
+        let them = us.flip();
+        let occ = pos.occupied() ^ Bitboard::from_square(king);
+        let own = pos.by_color[us.index()];
+        let orth = (pos.by_group[GROUP_ORTH] | pos.by_kind[PieceKind::Lance.index()]) & own;
+        let diag = pos.by_group[GROUP_DIAG] & own;
+        let mut g = EscapeGuards {
+            king,
+            len: 0,
+            squares: [king; 8],
+            guards: [Bitboard::EMPTY; 8],
+            lines: [Bitboard::EMPTY; 8],
+        };
+        for sq in steps(them, PieceKind::King, king).and_not(pos.pieces(them)) {
+            let mut lines = Bitboard::EMPTY;
+            if (rook_pseudo(sq) & orth).is_nonempty() {
+                lines |= rook_attacks(sq, occ);
+            }
+            if (bishop_pseudo(sq) & diag).is_nonempty() {
+                lines |= bishop_attacks(sq, occ);
+            }
+            g.squares[g.len] = sq;
+            g.guards[g.len] = pos.attackers_to_occ(us, sq, occ);
+            g.lines[g.len] = lines;
+            g.len += 1;
+        }
+        g
     }
 
-    /// True if, after the checking move `m`, the defending king can step to one of
-    /// `escapes` (its neighbours not holding its own pieces). Exact: it accounts for the
-    /// vacated origin, the occupied destination and the king's own square.
+    /// True if, after the checking move `m`, the defending king can step to a neighbouring
+    /// square. Exact: it accounts for the vacated origin, the occupied destination (a
+    /// capture of the checker included) and the king's own square.
     #[inline]
-    fn king_escapes_after(&self, m: Move, escapes: Bitboard) -> bool {
-        let us = self.side;
-        let ek = self.king_square(us.flip()).expect("defender king");
+    fn king_escapes_after(&self, pos: &Position, m: Move) -> bool {
+        let us = pos.side;
         let to = m.to();
         let to_bb = Bitboard::from_square(to);
         let (piece, from_bb) = match m.from() {
@@ -43,7 +94,7 @@ impl Position {
                 Bitboard::EMPTY,
             ),
             Some(from) => {
-                let p = self.piece_on(from).expect("mover");
+                let p = pos.piece_on(from).expect("mover");
                 let k = if m.is_promotion() {
                     p.kind().promote()
                 } else {
@@ -53,13 +104,30 @@ impl Position {
             }
         };
         // Occupancy with the move made and the king lifted, so it cannot hide behind itself.
-        let occ = ((self.occupied() ^ from_bb) | to_bb) ^ Bitboard::from_square(ek);
+        let occ = ((pos.occupied() ^ from_bb) | to_bb) ^ Bitboard::from_square(self.king);
         let covered = attacks_from(piece, to, occ);
-        for sq in escapes.and_not(covered) {
-            let others = self.attackers_to_occ(us, sq, occ).and_not(from_bb);
-            // A defender piece captured on `to` no longer guards; the attacker's own pieces
-            // are unchanged apart from the mover, which `from_bb` removes.
+        for i in 0..self.len {
+            let sq = self.squares[i];
+            if covered.contains(sq) {
+                continue;
+            }
+            // The mover no longer guards from its origin; it guards from `to` via `covered`.
+            let others = self.guards[i].and_not(from_bb);
+            let lines = self.lines[i];
             if others.is_empty() {
+                // Filling `to` can only block lines; only the vacated origin can open one.
+                if (lines & from_bb).is_empty() {
+                    return true;
+                }
+            } else if (lines & to_bb).is_empty() {
+                // Still guarded: vacating the origin can only open lines, not close them.
+                continue;
+            }
+            if pos
+                .attackers_to_occ(us, sq, occ)
+                .and_not(from_bb)
+                .is_empty()
+            {
                 return true;
             }
         }
