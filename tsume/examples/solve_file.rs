@@ -1,8 +1,11 @@
 //! Solves every problem of a JSONL file and prints one line per problem:
-//! name, result, plies, expected plies, time, nodes, nps.
+//! name, result, plies, expected plies, time, time to the first proof or disproof,
+//! nodes, nps.
 //!
 //! `cargo run --release -p kanju-tsume --example solve_file -- FILE [--time S] [--hash MB]
-//!  [--threads N] [--filter SUBSTR] [--first N] [--nodes N]`
+//!  [--threads N] [--filter SUBSTR] [--first N] [--nodes N] [--clear] [--proof-only]`
+//!
+//! `--proof-only` stops at the first verified mate, without the composer's main line.
 
 #[path = "../tests/support/jsonl.rs"]
 mod jsonl;
@@ -22,6 +25,7 @@ fn main() {
     let mut first = usize::MAX;
     let mut nodes = None;
     let mut clear = false;
+    let mut main_line = true;
     let mut i = 0;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_default();
@@ -32,6 +36,11 @@ fn main() {
             "--filter" => filter = v,
             "--first" => first = v.parse().expect("--first N"),
             "--nodes" => nodes = Some(v.parse().expect("--nodes N")),
+            "--proof-only" => {
+                main_line = false;
+                i += 1;
+                continue;
+            }
             "--clear" => {
                 clear = true;
                 i += 1;
@@ -52,10 +61,12 @@ fn main() {
         hash_mb: hash,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
+        main_line,
         ..Config::default()
     });
     let (mut solved, mut total, mut total_nodes, mut total_time) = (0, 0, 0u64, 0f64);
     let mut times = Vec::new();
+    let (mut decided_times, mut total_decided) = (Vec::new(), 0f64);
     for p in problems
         .iter()
         .filter(|p| p.name.contains(&filter))
@@ -80,6 +91,7 @@ fn main() {
         let stop = AtomicBool::new(false);
         let s = solver.solve(&pos, &limits, &stop, &mut |_| {});
         let secs = s.elapsed.as_secs_f64();
+        let decided = s.decided_after.map_or(secs, |d| d.as_secs_f64());
         let (res, plies) = match &s.outcome {
             Outcome::Mate(l) => ("mate", l.len().to_string()),
             Outcome::NoMate => ("nomate", "-".into()),
@@ -91,22 +103,30 @@ fn main() {
         }
         total_nodes += s.nodes;
         total_time += secs;
+        total_decided += decided;
         times.push(secs);
+        decided_times.push(decided);
         println!(
-            "{:<28} {:<8} {:>6} exp {:>5} {:>9.3}s {:>12} nodes {:>9} nps",
+            "{:<28} {:<8} {:>6} exp {:>5} {:>9.3}s decided {:>9.3}s {:>12} nodes {:>9} nps",
             p.name,
             res,
             plies,
             p.mate_plies.map_or("-".into(), |m| m.to_string()),
             secs,
+            decided,
             s.nodes,
             (s.nodes as f64 / secs.max(1e-9)) as u64
         );
     }
-    times.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let median = |t: &mut Vec<f64>| {
+        t.sort_by(|a, b| a.total_cmp(b));
+        t.get(t.len() / 2).copied().unwrap_or(0.0)
+    };
+    let median_decided = median(&mut decided_times);
+    let median = median(&mut times);
     println!(
-        "solved {solved}/{total}  total {total_time:.2}s  median {median:.3}s  nodes {total_nodes}  nps {}",
+        "solved {solved}/{total}  total {total_time:.2}s  median {median:.3}s  \
+         decided: total {total_decided:.2}s median {median_decided:.3}s  nodes {total_nodes}  nps {}",
         (total_nodes as f64 / total_time.max(1e-9)) as u64
     );
 }

@@ -61,6 +61,10 @@ pub struct Config {
     pub generate_all_moves: bool,
     /// The main line's 駒余り convention.
     pub spare_rule: SpareRule,
+    /// Whether a proof is followed by the composer's main line (exact length, 無駄合,
+    /// 駒余り, 余詰). Off, the first verified mate is returned as soon as it is found: what
+    /// a playing engine that only needs a mate wants.
+    pub main_line: bool,
 }
 
 impl Default for Config {
@@ -71,6 +75,7 @@ impl Default for Config {
             progress_interval: Duration::from_millis(1000),
             generate_all_moves: true,
             spare_rule: SpareRule::Strict,
+            main_line: true,
         }
     }
 }
@@ -145,6 +150,9 @@ pub struct Solution {
     pub nodes: u64,
     /// Time spent.
     pub elapsed: Duration,
+    /// When the search first decided the root (mate or no mate), before any work on the
+    /// main line: the figure to compare with solvers that stop at their first proof.
+    pub decided_after: Option<Duration>,
 }
 
 /// A progress report, sent every `Config::progress_interval`.

@@ -56,6 +56,7 @@ pub(crate) fn solve(
         }
     };
     let unknown = |reason, nodes, elapsed| Solution {
+        decided_after: None,
         outcome: Outcome::Unknown(reason),
         length_exact: false,
         cooks: Vec::new(),
@@ -101,6 +102,7 @@ pub(crate) fn solve(
     let Some(root) = run.root else {
         return unknown(reason(), nodes, start.elapsed());
     };
+    let decided_after = Some(start.elapsed());
     if root.dn == 0 {
         let outcome = if root.rep_dep == NO_DEP {
             Outcome::NoMate
@@ -114,6 +116,7 @@ pub(crate) fn solve(
             spare_pieces: Hand::EMPTY,
             nodes,
             elapsed: start.elapsed(),
+            decided_after,
         };
     }
 
@@ -188,7 +191,11 @@ pub(crate) fn solve(
                 hash_mb: config.hash_mb,
                 spare_gap: config.spare_rule.max_gap(),
             };
-            let main = mainline::refine(pos, &line, deadline, &setup);
+            let main = if config.main_line {
+                mainline::refine(pos, &line, deadline, &setup)
+            } else {
+                None
+            };
             let (line, length_exact, cooks) =
                 main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
             let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));
@@ -200,6 +207,7 @@ pub(crate) fn solve(
                 spare_pieces: end.hand(attacker),
                 nodes,
                 elapsed: start.elapsed(),
+                decided_after,
             }
         }
         Some(line) => {

@@ -16,8 +16,8 @@ fn solve_with(sfen: &str, spare_rule: SpareRule, hash_mb: usize) -> (Vec<Move>, 
         threads: 1,
         hash_mb,
         progress_interval: Duration::ZERO,
-        generate_all_moves: true,
         spare_rule,
+        ..Config::default()
     });
     let pos = Position::from_sfen(sfen).unwrap();
     let limits = Limits {

@@ -182,6 +182,7 @@ impl Options {
             progress_interval: Duration::from_millis(self.pv_interval_ms),
             generate_all_moves: self.generate_all_moves,
             spare_rule: self.spare_rule,
+            main_line: true,
         }
     }
 

@@ -27,6 +27,8 @@ pub struct SolveArgs {
     pub quiet: bool,
     /// The main line's 駒余り convention.
     pub spare_rule: SpareRule,
+    /// Stop at the first verified mate, without the composer's main line.
+    pub proof_only: bool,
 }
 
 impl Default for SolveArgs {
@@ -42,6 +44,7 @@ impl Default for SolveArgs {
             jobs: 1,
             quiet: false,
             spare_rule: SpareRule::Strict,
+            proof_only: false,
         }
     }
 }
@@ -130,6 +133,7 @@ pub fn parse_solve(args: &[String]) -> Result<Option<SolveArgs>, String> {
             "--jobs" | "-j" => a.jobs = whole("--jobs", &take(&mut it)?, 1, 256)?,
             "--json" => a.json = true,
             "--defender-root" => a.defender_root = true,
+            "--proof-only" => a.proof_only = true,
             "--quiet" | "-q" => a.quiet = true,
             "--spare-rule" => {
                 let v = take(&mut it)?;

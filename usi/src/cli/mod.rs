@@ -51,6 +51,8 @@ SOLVE:
     --jobs <J>         problems solved at once (each with its own table)  [default: 1]
     --json             print a single problem's result as JSON too
     --defender-root    the side to move defends: is every defence mated?
+    --proof-only       stop at the first verified mate (no exact length, 無駄合,
+                       駒余り or 余詰 work)
     --quiet            no progress bar or summary
     --spare-rule <R>   how a defence whose mate leaves spare pieces (駒余り) ranks:
                        strict: the longest defence wins, spare pieces break ties;

@@ -31,6 +31,7 @@ pub fn config(args: &SolveArgs, progress_interval: Duration) -> Config {
         progress_interval,
         generate_all_moves: true,
         spare_rule: args.spare_rule,
+        main_line: !args.proof_only,
     }
 }
 
@@ -189,6 +190,9 @@ pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
                     (s.sol.elapsed.as_secs_f64() * 10_000.0).round() / 10.0,
                 )
                 .put("nps", nps(&s.sol));
+            if let Some(d) = s.sol.decided_after {
+                o.put("decided_ms", (d.as_secs_f64() * 10_000.0).round() / 10.0);
+            }
         }
     }
     o.render()
@@ -235,6 +239,9 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
     }
     out.push(format!("nodes:     {}", s.sol.nodes));
     out.push(format!("time:      {:.3} s", s.sol.elapsed.as_secs_f64()));
+    if let Some(d) = s.sol.decided_after {
+        out.push(format!("decided:   {:.3} s", d.as_secs_f64()));
+    }
     out.push(format!("nps:       {}", nps(&s.sol)));
     out.join("\n")
 }
