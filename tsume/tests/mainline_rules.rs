@@ -148,3 +148,16 @@ fn classical_convention_prefers_no_spare_pieces_to_length() {
     assert_eq!(usi(&line)[17], "8d7c");
     assert!(s.spare_pieces.is_empty());
 }
+
+/// Shogi Zuko 36 (published 13 plies). At ply 6 both 3f2e and 1d2e hold out 13 plies.
+/// After 1d2e the longest defence ends with a gold to spare, and the convention cuts that
+/// line to 11 plies; after 3f2e the 13-ply line ends with none. The defender keeps the
+/// 13-ply line whichever of the two comes first.
+#[test]
+fn classical_convention_keeps_a_full_length_line_over_a_shortened_one() {
+    const SFEN: &str = "9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1";
+    let (line, s) = solve_with(SFEN, SpareRule::Classical, 256);
+    assert_eq!(line.len(), 13, "{:?}", usi(&line));
+    assert_eq!(usi(&line)[5], "3f2e");
+    assert!(s.spare_pieces.is_empty());
+}

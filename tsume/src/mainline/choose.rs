@@ -21,6 +21,8 @@ struct Choice {
     spare: Hand,
     /// The 駒余り convention took a shorter defence somewhere below.
     shortened: bool,
+    /// Plies from here to the end of the line below.
+    len: i32,
 }
 
 /// Main-line walker over a bounded searcher's tables.
@@ -142,6 +144,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 child_r: r - 1,
                 spare: sub.spare,
                 shortened: sub.shortened,
+                len: sub.len + 1,
             };
             // A check whose longest defence ends with no spare piece comes first; one
             // whose line the convention shortened only makes the problem shorter than the
@@ -164,6 +167,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             child_r: 0,
             spare: pos.hand(self.b.attacker),
             shortened: false,
+            len: 0,
         };
         if r <= 0 {
             return Some(end);
@@ -226,6 +230,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
             longest.push(m);
         }
         let mut first: Option<Choice> = None;
+        // The longest line without spare pieces that the convention had to shorten: a
+        // longest defence whose own line ends with none is better, whatever its order.
+        let mut shortened: Option<Choice> = None;
         for &m in &longest {
             let child = pos.play(m);
             let sub = self.walk(&child, r - 1)?;
@@ -234,24 +241,32 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 child_r: r - 1,
                 spare: sub.spare,
                 shortened: sub.shortened,
+                len: sub.len + 1,
             };
-            if c.spare.is_empty() || !self.may_compare() {
+            if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
                 return Some(c);
             }
-            first.get_or_insert(c);
+            if !c.spare.is_empty() {
+                first.get_or_insert(c);
+            } else if shortened.is_none_or(|s| c.len > s.len) {
+                shortened = Some(c);
+            }
         }
-        // Every longest defence leaves spare pieces: the longest of the shorter ones within
-        // the convention's gap that leaves none is the better defence.
-        let floor = r - 1 - self.spare_gap;
+        // Every longest defence leaves spare pieces, or leaves none only by the convention:
+        // the longest line without spare pieces within the convention's gap is the better
+        // defence, whether a longest defence or a shorter one leads to it.
+        let floor = (r - 1 - self.spare_gap).max(shortened.map_or(i32::MIN, |s| s.len));
         let shorter: Vec<Move> = real
             .into_iter()
             .filter(|m| !longest.contains(m))
             .filter(|&m| self.b.proven_len(&pos.play(m)).unwrap_or(r - 1) >= floor)
             .collect();
         if let Some(c) = self.longest_without_spare(pos, &shorter, r, floor)? {
-            return Some(c);
+            if shortened.is_none_or(|s| c.len > s.len) {
+                return Some(c);
+            }
         }
-        first
+        shortened.or(first)
     }
 
     /// Among the defences `moves` at `pos` (each mated within `r - 1`), the longest whose
@@ -291,6 +306,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     child_r: l,
                     spare: sub.spare,
                     shortened: true,
+                    len: sub.len + 1,
                 }));
             }
         }
