@@ -21,87 +21,151 @@ fn node_moves(pos: &Position, attacker: Color, check_mode: GenMode, list: &mut M
 }
 
 /// Builds a mate line from `root`, which the table holds as proven. At attacker nodes it
-/// takes the proven child with the shortest stored mate, at defender nodes the longest.
-/// Children missing from the table are proven again with `searcher`. `None` if a proof
-/// cannot be completed (limits, or the table lost too much).
+/// tries the proven checks shortest stored mate first, at defender nodes the replies
+/// longest first. Replies missing from the table are proven again with `searcher`. `None`
+/// if a proof cannot be completed (limits, or the table lost too much).
+///
+/// Stored lengths are upper bounds from many proofs (several threads', and proofs for
+/// dominating hands), so they need not fall ply by ply: following the longest defence can
+/// reach a node whose every proven check repeats a position already on the line. The walk
+/// then backs up and takes the next defence, depth first. Should that run past its budget,
+/// a walk along the shortest defences gives a verified mate still, which the main-line
+/// work starts from in any case.
 pub(crate) fn extract(searcher: &mut Searcher, root: &Position) -> Option<Vec<Move>> {
-    let sh = searcher.sh;
-    let attacker = sh.attacker;
-    let mut pos = root.clone();
-    let mut line = Vec::new();
+    if let Some(line) = walk(searcher, root, Defence::Longest) {
+        return Some(line);
+    }
+    if searcher.aborted {
+        return None;
+    }
+    log::debug!("pv: no loop-free line along the longest defences; trying the shortest");
+    walk(searcher, root, Defence::Shortest)
+}
+
+/// In which order the defender's proven replies are tried.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Defence {
+    Longest,
+    Shortest,
+}
+
+/// How many nodes one walk may enter, backing up included.
+const WALK_BUDGET: usize = 200_000;
+
+/// A node of the walk: its position and its candidate moves, best last.
+struct Step {
+    pos: Position,
+    moves: Vec<Move>,
+}
+
+fn walk(searcher: &mut Searcher, root: &Position, defence: Defence) -> Option<Vec<Move>> {
     let mut seen = HashSet::new();
-    seen.insert(pos.key());
+    seen.insert(root.key());
+    let mut path = vec![Step {
+        pos: root.clone(),
+        moves: candidates(searcher, root, defence, &seen)?,
+    }];
+    let mut line: Vec<Move> = Vec::new();
+    let mut entered = 0;
+    while let Some(top) = path.last_mut() {
+        let Some(m) = top.moves.pop() else {
+            // Every candidate here was a dead end: back up.
+            let dead = path.pop().expect("non-empty");
+            seen.remove(&dead.pos.key());
+            line.pop();
+            continue;
+        };
+        let child = top.pos.play(m);
+        if seen.contains(&child.key()) {
+            continue;
+        }
+        entered += 1;
+        if entered > WALK_BUDGET || line.len() >= MAX_LINE {
+            return None;
+        }
+        line.push(m);
+        if child.side_to_move() != searcher.sh.attacker
+            && child.in_check()
+            && !child.has_legal_move()
+        {
+            return Some(line);
+        }
+        seen.insert(child.key());
+        let moves = candidates(searcher, &child, defence, &seen)?;
+        path.push(Step { pos: child, moves });
+    }
+    None
+}
+
+/// The moves of `pos` the walk may take, best last: proven checks (shortest stored mate
+/// first), or every reply of the defender (each proven, again if the table lost it),
+/// leaving out positions already on the line. `None` if a reply cannot be proven.
+fn candidates(
+    searcher: &mut Searcher,
+    pos: &Position,
+    defence: Defence,
+    seen: &HashSet<u64>,
+) -> Option<Vec<Move>> {
+    let sh = searcher.sh;
     let mut list = MoveList::new();
-    while line.len() < MAX_LINE {
-        node_moves(&pos, attacker, sh.check_mode, &mut list);
-        let or_node = pos.side_to_move() == attacker;
-        if list.is_empty() {
-            return (!or_node && pos.in_check()).then_some(line);
+    node_moves(pos, sh.attacker, sh.check_mode, &mut list);
+    let mut scored: Vec<(Move, u16)> = Vec::new();
+    if pos.side_to_move() == sh.attacker {
+        // A mate in one is the shortest finish, whatever the table says.
+        if let Some(m) = pos.mate_in_1() {
+            return Some(vec![m]);
         }
-        let mut chosen: Option<(Move, u16)> = None;
-        if or_node {
-            // A mate in one is the shortest finish, whatever the table says.
-            if let Some(m) = pos.mate_in_1() {
-                chosen = Some((m, 0));
-            }
-        }
-        if or_node {
-            for attempt in 0..2 {
-                if chosen.is_some() {
-                    break;
-                }
-                for &m in list.as_slice() {
-                    let cpos = pos.play(m);
-                    if seen.contains(&cpos.key()) {
-                        continue;
-                    }
-                    let mut c = searcher.root_child(&cpos);
-                    if c.pn != 0 && cpos.in_check() && !cpos.has_legal_move() {
-                        // Checkmate: never stored, since no node below was searched.
-                        c.pn = 0;
-                        c.len = 0;
-                    }
-                    if c.pn == 0 && chosen.is_none_or(|(_, l)| c.len < l) {
-                        chosen = Some((m, c.len));
-                    }
-                }
-                if chosen.is_some() || attempt > 0 {
-                    break;
-                }
-                // The table lost the proofs below this node: prove it again, once.
-                let r = searcher.search_again(&pos);
-                if searcher.aborted || r.pn != 0 {
-                    return None;
-                }
-            }
-        } else {
+        for attempt in 0..2 {
             for &m in list.as_slice() {
                 let cpos = pos.play(m);
-                let mut c = searcher.root_child(&cpos);
-                if c.pn != 0 {
-                    let r = searcher.search_root(&cpos);
-                    if searcher.aborted || r.pn != 0 {
-                        return None;
-                    }
-                    c = searcher.root_child(&cpos);
-                    if c.pn != 0 {
-                        return None;
-                    }
-                }
                 if seen.contains(&cpos.key()) {
                     continue;
                 }
-                if chosen.is_none_or(|(_, l)| c.len > l) {
-                    chosen = Some((m, c.len));
+                let c = searcher.root_child(&cpos);
+                if c.pn == 0 {
+                    scored.push((m, c.len));
                 }
             }
+            if !scored.is_empty() || attempt > 0 {
+                break;
+            }
+            // The table lost the proofs below this node: prove it again, once.
+            let r = searcher.search_again(pos);
+            if searcher.aborted {
+                return None;
+            }
+            if r.pn != 0 {
+                return Some(Vec::new());
+            }
         }
-        let (m, _) = chosen?;
-        line.push(m);
-        pos = pos.play(m);
-        seen.insert(pos.key());
+        // Shortest last, so that it is popped first; among equals, the first generated.
+        scored.reverse();
+        scored.sort_by_key(|&(_, l)| std::cmp::Reverse(l));
+    } else {
+        for &m in list.as_slice() {
+            let cpos = pos.play(m);
+            let mut c = searcher.root_child(&cpos);
+            if c.pn != 0 {
+                let r = searcher.search_root(&cpos);
+                if searcher.aborted || r.pn != 0 {
+                    return None;
+                }
+                c = searcher.root_child(&cpos);
+                if c.pn != 0 {
+                    return None;
+                }
+            }
+            if !seen.contains(&cpos.key()) {
+                scored.push((m, c.len));
+            }
+        }
+        scored.reverse();
+        match defence {
+            Defence::Longest => scored.sort_by_key(|&(_, l)| l),
+            Defence::Shortest => scored.sort_by_key(|&(_, l)| std::cmp::Reverse(l)),
+        }
     }
-    None
+    Some(scored.into_iter().map(|(m, _)| m).collect())
 }
 
 /// True if `line` is a mate from `root`: each attacker move legal and checking, each
