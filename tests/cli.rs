@@ -130,6 +130,13 @@ fn solve_defender_root() {
     let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["result"], "mate");
     assert_eq!(v["length"], 2);
+    // In check, the side to move defends without being told, as over USI.
+    let o = kanju(&["solve", &pos, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "mate");
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["defender_root"], true);
 }
 
 #[test]

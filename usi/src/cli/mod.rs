@@ -51,6 +51,7 @@ SOLVE:
     --jobs <J>         problems solved at once (each with its own table)  [default: 1]
     --json             print a single problem's result as JSON too
     --defender-root    the side to move defends: is every defence mated?
+                       (a side to move in check always defends)
     --proof-only       stop at the first verified mate (no exact length, 無駄合,
                        駒余り or 余詰 work)
     --quiet            no progress bar or summary

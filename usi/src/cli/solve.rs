@@ -54,10 +54,11 @@ pub fn solve(
     let pos = catch_unwind(AssertUnwindSafe(|| build_position(&p.start, &p.moves)))
         .map_err(|e| format!("internal error reading the position: {}", panic_text(&*e)))?
         .map_err(|e| format!("bad position: {e}"))?;
+    // As over USI (RootIsAndNodeIfChecked): a side to move in check defends.
     let root = if args.defender_root {
         RootMode::Defender
     } else {
-        RootMode::Attacker
+        RootMode::DefenderIfInCheck
     };
     let limits = Limits {
         time: args.time,
