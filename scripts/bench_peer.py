@@ -23,6 +23,7 @@ import time
 import cshogi
 
 import problemfile
+from usi_client import replay
 
 OSL_CHILD = r"""
 import sys, cshogi
@@ -34,20 +35,6 @@ print(" ".join(cshogi.move_to_usi(m) for m in s.get_pv(b)) if found else "no", f
 """
 
 
-def replay_is_mate(sfen, moves):
-    """True if `moves` is a legal line of checks from `sfen` that ends in mate."""
-    b = cshogi.Board(sfen)
-    attacker = b.turn
-    for i, u in enumerate(moves):
-        m = b.move_from_usi(u)
-        if m == 0 or not b.is_legal(m):
-            return False
-        b.push(m)
-        if b.turn != attacker and not b.is_check():
-            return False
-    return len(moves) % 2 == 1 and b.is_check() and not any(True for _ in b.legal_moves)
-
-
 def run_kanju(a, sfen):
     cmd = [a.kanju, "solve", sfen, "--proof-only", "--json", "--quiet",
            "--time", f"{a.time}s", "--threads", str(a.threads), "--hash", str(a.hash)]
@@ -57,7 +44,7 @@ def run_kanju(a, sfen):
     rec = json.loads(out.strip().splitlines()[-1])
     moves = rec.get("moves", [])
     if rec.get("result") == "mate":
-        verdict = "mate" if replay_is_mate(sfen, moves) else "BAD-MATE"
+        verdict = "mate" if replay(sfen, moves) == "mate" else "BAD-MATE"
     else:
         verdict = rec.get("result", "error")
     return verdict, rec.get("decided_ms", secs * 1000) / 1000, len(moves), rec.get("nodes")
@@ -74,7 +61,7 @@ def run_osl(a, sfen):
     if out == "no" or not out:
         return "no (gave up or disproved)", secs, 0
     moves = out.split()
-    return ("mate" if replay_is_mate(sfen, moves) else "BAD-MATE"), secs, len(moves)
+    return ("mate" if replay(sfen, moves) == "mate" else "BAD-MATE"), secs, len(moves)
 
 
 def main():
