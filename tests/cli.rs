@@ -137,6 +137,13 @@ fn solve_defender_root() {
     assert_eq!(v["result"], "mate");
     assert_eq!(v["length"], 2);
     assert_eq!(v["defender_root"], true);
+    // A defender already mated: the line is empty.
+    let mated = "4k4/4G4/4P4/9/9/9/9/9/9 w 2r2b3g4s4n4l17p 1";
+    let o = kanju(&["solve", mated, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "mate", "{v}");
+    assert_eq!(v["length"], 0);
 }
 
 #[test]

@@ -59,6 +59,13 @@ struct Step {
 }
 
 fn walk(searcher: &mut Searcher, root: &Position, defence: Defence) -> Option<Vec<Move>> {
+    let mated = |p: &Position| {
+        p.side_to_move() != searcher.sh.attacker && p.in_check() && !p.has_legal_move()
+    };
+    if mated(root) {
+        // A defender root already mated: the line is empty.
+        return Some(Vec::new());
+    }
     let mut seen = HashSet::new();
     seen.insert(root.key());
     let mut path = vec![Step {
@@ -84,10 +91,7 @@ fn walk(searcher: &mut Searcher, root: &Position, defence: Defence) -> Option<Ve
             return None;
         }
         line.push(m);
-        if child.side_to_move() != searcher.sh.attacker
-            && child.in_check()
-            && !child.has_legal_move()
-        {
+        if mated(&child) {
             return Some(line);
         }
         seen.insert(child.key());
