@@ -7,12 +7,14 @@
 //! so reaching a position already on the path is a loss for the attacker. Such a disproof
 //! holds only while that ancestor is on the path; it is carried up with the depth it
 //! relies on (`rep_dep`) and only becomes a stored disproof at the ancestor itself, where
-//! the cycle closes (a mate from there would never need to pass through it again).
+//! the cycle closes (a mate from there would never need to pass through it again). A
+//! dominated repetition (the same board with no more attacker pieces in hand) is treated the
+//! same way; see [`crate::path`].
 
 use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
 use crate::initial;
 use crate::node::{summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
-use crate::path::{position_id, PathSet};
+use crate::path::PathSet;
 use crate::proof_hand::{
     and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
 };
@@ -310,8 +312,7 @@ impl<'a> Searcher<'a> {
             return r;
         }
 
-        let id = position_id(key, hand);
-        self.path.push(id, depth);
+        self.path.push(key, hand, depth);
         self.frames[depth as usize].snda = me.snda;
 
         let mut first = true;
@@ -387,7 +388,7 @@ impl<'a> Searcher<'a> {
         } else {
             self.store_unknown(key, hand, s.pn, s.dn, md, amount, parent, depth);
         }
-        self.path.pop(id);
+        self.path.pop(key, hand);
         self.children.truncate(start);
         r
     }
@@ -449,8 +450,8 @@ impl<'a> Searcher<'a> {
             let chand = pos.hand_after(attacker, m);
             sh.table.prefetch(ckey);
             let mut c = Child::new(ckey, m, chand);
-            if let Some(d) = self.path.depth_of(position_id(ckey, chand)) {
-                // Repetition: lost for the attacker, on this path.
+            if let Some(d) = self.path.repetition(ckey, chand) {
+                // Repetition, exact or dominated: lost for the attacker, on this path.
                 c.pn = INF;
                 c.dn = 0;
                 c.rep_dep = d;
@@ -539,7 +540,7 @@ impl<'a> Searcher<'a> {
     /// a source whose two moves lead to the same descendant.
     fn detect_source(&mut self, mut pk: u64, mut ph: Hand, mut pm: u16, depth: u16, current: Move) {
         for _ in 0..SNDA_WALK {
-            if let Some(d) = self.path.depth_of(position_id(pk, ph)) {
+            if let Some(d) = self.path.depth_of(pk, ph) {
                 let via = if d == depth {
                     current
                 } else {
