@@ -26,23 +26,33 @@ pub(crate) fn estimate(pos: &Position, m: Move, from_or: bool) -> (u32, u32) {
     }
 }
 
-/// The proof-number estimate of a defender node from its evasions: one per board move,
-/// one per square the defender can drop on (drops on one square are tried cheapest first,
-/// so together they cost about one).
+/// The proof-number estimate of a defender node from its evasions: one per board move, and
+/// one for all interposition drops together (they are counted by their maximum, see
+/// [`crate::node::summarize`]).
 #[inline]
 pub(crate) fn evasion_estimate(evasions: &[Move]) -> u32 {
-    let mut squares = 0u128;
-    let mut n = 0u32;
-    for &m in evasions {
-        if m.is_drop() {
-            let bit = 1u128 << m.to().index();
-            if squares & bit == 0 {
-                squares |= bit;
-                n += 1;
-            }
-        } else {
-            n += 1;
-        }
+    let drops = evasions.iter().filter(|m| m.is_drop()).count() as u32;
+    let board = evasions.len() as u32 - drops;
+    (board + u32::from(drops > 0)).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanju_engine::{PieceKind, Square};
+
+    #[test]
+    fn interposition_drops_count_once() {
+        let sq = |i| Square::from_index(i).unwrap();
+        let board = Move::normal(sq(10), sq(11), false);
+        let drops = [
+            Move::drop(PieceKind::Pawn, sq(20)),
+            Move::drop(PieceKind::Gold, sq(20)),
+            Move::drop(PieceKind::Pawn, sq(29)),
+        ];
+        assert_eq!(evasion_estimate(&[]), 1);
+        assert_eq!(evasion_estimate(&[board]), 1);
+        assert_eq!(evasion_estimate(&drops), 1);
+        assert_eq!(evasion_estimate(&[board, drops[0], drops[1], drops[2]]), 2);
     }
-    n.max(1)
 }

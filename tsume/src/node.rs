@@ -99,8 +99,13 @@ fn sat_add(a: u32, b: u32) -> u32 {
 }
 
 /// Combines the children of a node. At an attacker (OR) node pn is the minimum and dn the
-/// sum; at a defender (AND) node the reverse. SNDA: children reached by a move in `snda`
-/// share a descendant, so the summed number takes their maximum instead of their sum.
+/// sum; at a defender (AND) node the reverse. Two kinds of children are counted by their
+/// maximum instead of their sum:
+/// - SNDA: children reached by a move in `snda` share a descendant;
+/// - interposition drops at a defender node. They are nearly always answered alike (take
+///   the piece and check again, often with the captured piece in hand proving the next by
+///   dominance), so the sum made a distant slider check look as dear as that many separate
+///   defences, and the search starved the long sacrifices that compose well-known problems.
 pub(crate) fn summarize(
     children: &[Child],
     or_node: bool,
@@ -113,6 +118,7 @@ pub(crate) fn summarize(
     let mut best = 0;
     let mut sum = 0u32;
     let mut shared_max = 0u32;
+    let mut drop_max = 0u32;
     let mut any_sum_inf = false;
     let mut old_child = false;
     for (i, c) in children.iter().enumerate() {
@@ -129,6 +135,8 @@ pub(crate) fn summarize(
         }
         if add == INF {
             any_sum_inf = true;
+        } else if !or_node && c.mv.is_drop() {
+            drop_max = drop_max.max(add);
         } else if use_snda && snda.contains(&c.mv.bits()) {
             shared_max = shared_max.max(add);
         } else {
@@ -141,7 +149,7 @@ pub(crate) fn summarize(
     let total = if any_sum_inf {
         INF
     } else {
-        sat_add(sum, shared_max)
+        sat_add(sat_add(sum, shared_max), drop_max)
     };
     // A node whose every child is hidden cannot occur: the cheapest drop is always visible.
     let (pn, dn) = if or_node { (min, total) } else { (total, min) };
@@ -167,8 +175,10 @@ mod tests {
     use super::*;
     use kanju_engine::{PieceKind, Square};
 
+    /// A child reached by a board move (distinct for each `i`).
     pub(crate) fn child(i: usize, pn: u32, dn: u32) -> Child {
-        let mv = Move::drop(PieceKind::Gold, Square::from_index(i).unwrap());
+        let sq = |i| Square::from_index(i % 81).unwrap();
+        let mv = Move::normal(sq(i), sq(i + 1), false);
         Child {
             pn,
             dn,
@@ -215,6 +225,26 @@ mod tests {
         let cs = [child(0, 1, 7), child(1, 1, 9), child(2, 1, 2)];
         let s = summarize(&cs, true, 0, &[cs[0].mv.bits(), cs[1].mv.bits(), 0]);
         assert_eq!(s.dn, 11);
+    }
+
+    /// At a defender node interposition drops count by their maximum; board moves still add.
+    #[test]
+    fn interposition_drops_count_by_their_maximum() {
+        let drop = |sq: usize, pn: u32, dn: u32| Child {
+            pn,
+            dn,
+            ..Child::new(
+                sq as u64,
+                Move::drop(PieceKind::Gold, Square::from_index(sq).unwrap()),
+                Hand::EMPTY,
+            )
+        };
+        let cs = [drop(3, 4, 1), drop(7, 6, 1), child(40, 5, 2)];
+        let s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        assert_eq!((s.pn, s.dn), (6 + 5, 1));
+        // At an attacker node drops are checks and their disproof numbers still add.
+        let s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
+        assert_eq!(s.dn, 4);
     }
 
     #[test]
