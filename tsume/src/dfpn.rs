@@ -11,6 +11,7 @@
 //! dominated repetition (the same board with no more attacker pieces in hand) is treated the
 //! same way; see [`crate::path`].
 
+use crate::delayed::{link_delayed, reveal_chain, reveal_settled};
 use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
 use crate::initial;
 use crate::node::{summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
@@ -360,8 +361,8 @@ impl<'a> Searcher<'a> {
             ch.amount = r.amount;
             ch.flags &= !NEW;
             ch.md = ch.md.min(depth + 1);
-            if !or_node && r.pn == 0 {
-                reveal_chain(&mut self.children[start..end], s.best);
+            if (or_node && r.dn == 0) || (!or_node && r.pn == 0) {
+                reveal_chain(&mut self.children[start..end], s.best, or_node);
             }
         }
 
@@ -443,6 +444,7 @@ impl<'a> Searcher<'a> {
         }
         let start = self.children.len();
         let mut any_drop = false;
+        let mut any_promotion = false;
         // Pass 1: keys, repetitions and estimates; prefetch every cluster so that the
         // probes of pass 2 overlap their cache misses.
         for &m in moves.as_slice() {
@@ -459,7 +461,12 @@ impl<'a> Searcher<'a> {
                 (c.pn, c.dn) = initial::estimate(pos, m, or_node);
             }
             any_drop |= m.is_drop();
+            any_promotion |= m.is_promotion();
             self.children.push(c);
+        }
+        let delayed = !or_node && (any_drop || any_promotion);
+        if delayed {
+            link_delayed(pos, or_node, &mut self.children[start..]);
         }
         // Pass 2: the table.
         for i in start..self.children.len() {
@@ -496,8 +503,9 @@ impl<'a> Searcher<'a> {
                         c.pn = initial::evasion_estimate(ev.as_slice());
                     }
                 }
-                if !or_node {
-                    // A new attacker node: the mate in one is cheap and settles many.
+                if !or_node && c.flags & HIDDEN == 0 {
+                    // A new attacker node: the mate in one is cheap and settles many. A
+                    // held-back one is tested when it is entered.
                     c.flags |= MATE1_TESTED;
                     let cpos = pos.play(m);
                     if let Some(mm) = cpos.mate_in_1() {
@@ -530,8 +538,8 @@ impl<'a> Searcher<'a> {
             }
             self.children[i] = c;
         }
-        if !or_node && any_drop {
-            chain_interpositions(&mut self.children[start..]);
+        if delayed {
+            reveal_settled(or_node, &mut self.children[start..]);
         }
     }
 
@@ -700,90 +708,5 @@ fn add_move(set: &mut [u16; SNDA_MOVES], m: u16) {
     }
     if let Some(s) = set.iter_mut().find(|s| **s == 0) {
         *s = m;
-    }
-}
-
-/// Interposition drops on one square are chained cheapest first; only the head of each
-/// chain is visible. A dearer piece is tried only once the cheaper one is proven, since
-/// the cheaper one usually fails for the same reason.
-pub(crate) fn chain_interpositions(cs: &mut [Child]) {
-    let n = cs.len();
-    for i in 0..n {
-        let Some(ki) = cs[i].mv.drop_kind() else {
-            continue;
-        };
-        let to = cs[i].mv.to();
-        // The next dearer drop on the same square.
-        let mut next: Option<usize> = None;
-        let mut prev_exists = false;
-        for j in 0..n {
-            let Some(kj) = cs[j].mv.drop_kind() else {
-                continue;
-            };
-            if j == i || cs[j].mv.to() != to {
-                continue;
-            }
-            if kj < ki {
-                prev_exists = true;
-            } else if kj > ki && next.is_none_or(|x| cs[x].mv.drop_kind().is_some_and(|kx| kj < kx))
-            {
-                next = Some(j);
-            }
-        }
-        cs[i].next = next.map_or(NO_NEXT, |x| x as u16);
-        if prev_exists {
-            cs[i].flags |= HIDDEN;
-        }
-    }
-    // A chain head already proven by the table reveals its successor at once; a hidden
-    // drop already disproven is shown so that the refutation is seen.
-    for i in 0..n {
-        if cs[i].flags & HIDDEN != 0 && cs[i].dn == 0 {
-            cs[i].flags &= !HIDDEN;
-        }
-        if cs[i].flags & HIDDEN == 0 && cs[i].pn == 0 {
-            reveal_chain(cs, i);
-        }
-    }
-}
-
-/// Reveals the drops after the proven child `i` in its chain, up to the first unproven one.
-pub(crate) fn reveal_chain(cs: &mut [Child], mut i: usize) {
-    while cs[i].pn == 0 && cs[i].next != NO_NEXT {
-        i = cs[i].next as usize;
-        cs[i].flags &= !HIDDEN;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use kanju_engine::{PieceKind, Square};
-
-    fn drop_child(kind: PieceKind, sq: usize) -> Child {
-        Child::new(
-            1,
-            Move::drop(kind, Square::from_index(sq).unwrap()),
-            Hand::EMPTY,
-        )
-    }
-
-    #[test]
-    fn interpositions_are_chained_cheapest_first() {
-        let mut cs = vec![
-            drop_child(PieceKind::Gold, 10),
-            drop_child(PieceKind::Pawn, 10),
-            drop_child(PieceKind::Rook, 10),
-            drop_child(PieceKind::Gold, 11),
-        ];
-        chain_interpositions(&mut cs);
-        let hidden: Vec<bool> = cs.iter().map(|c| c.flags & HIDDEN != 0).collect();
-        assert_eq!(hidden, vec![true, false, true, false]);
-        assert_eq!(cs[1].next, 0);
-        assert_eq!(cs[0].next, 2);
-        cs[1].pn = 0;
-        reveal_chain(&mut cs, 1);
-        assert_eq!(cs[0].flags & HIDDEN, 0);
-        assert_ne!(cs[2].flags & HIDDEN, 0);
     }
 }

@@ -3,6 +3,7 @@
 #![deny(missing_docs)]
 
 mod api;
+mod delayed;
 mod dfpn;
 mod entry;
 mod gc;
