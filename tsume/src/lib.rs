@@ -1,5 +1,6 @@
 //! Kanju's tsume solver: df-pn (Nagai 2002) with TCA and SNDA (Kishimoto 2010), proof and
-//! disproof pieces, GHI-safe repetition, and a fixed-size table shared by all threads.
+//! disproof pieces, GHI-safe exact and dominated repetition, lazily expanded interpositions,
+//! and a fixed-size table shared by all threads.
 #![deny(missing_docs)]
 
 mod api;
