@@ -1,5 +1,6 @@
-//! Bad input of every kind: each gets one `info string error` line, the previous
-//! position is kept, and the engine goes on to solve the next problem.
+//! Bad input of every kind: each gets one `info string error` line, a rejected position
+//! is never answered for (nor is the one before it), and the engine goes on to solve the
+//! next problem.
 
 mod common;
 use common::{errors, problems, Engine};
@@ -80,18 +81,24 @@ const BAD_POSITIONS: &[(&str, &str)] = &[
 ];
 
 #[test]
-fn every_bad_position_gets_one_error_and_the_previous_position_stays() {
+fn every_bad_position_gets_one_error_and_no_stale_answer() {
     let mut e = Engine::ready();
-    e.send(&format!("position sfen {}", problems::MATE1));
     for (what, cmd) in BAD_POSITIONS {
+        e.send(&format!("position sfen {}", problems::MATE1));
         e.send(cmd);
         let said = e.sync();
         assert_eq!(errors(&said).len(), 1, "{what}: {said:?}");
         assert_eq!(said.len(), 1, "{what}: {said:?}");
+        // The mate in 1 set before the bad position must not be answered for it.
+        e.send("go mate 30000");
+        let said = e.until_checkmate();
+        assert_eq!(
+            said.last().unwrap(),
+            "checkmate timeout",
+            "{what}: {said:?}"
+        );
+        assert_eq!(errors(&said).len(), 1, "{what}: {said:?}");
     }
-    // Still the mate-in-1 position set before all the bad ones.
-    e.send("go mate 30000");
-    assert_eq!(e.until_checkmate().pop().unwrap(), "checkmate G*5b");
     // And a new problem is solved normally.
     assert_eq!(e.mate(problems::MATE3, 30_000).len(), 3);
 }
@@ -111,6 +118,8 @@ fn garbage_and_long_lines_do_not_break_the_engine() {
         let said = e.sync();
         assert!(said.len() <= 1, "{said:?}");
     }
+    // The junk `position` line unset the position; set it again.
+    e.send(&format!("position sfen {}", problems::MATE1));
     // Malformed `go` lines still search (the position is the mate in 1) and answer once.
     for (go, answer) in [
         ("go mate -5", "checkmate G*5b"),

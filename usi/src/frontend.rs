@@ -138,6 +138,14 @@ impl Frontend {
         }
     }
 
+    /// A rejected `position`: a later `go` must not answer for the position before it, which
+    /// the GUI no longer shows (a mate printed for the previous problem would read as an
+    /// answer to this one). The engine keeps serving; `go` reports that no position is set.
+    fn reject_position(&mut self, msg: &str) {
+        self.position = None;
+        self.error(&format!("{msg} (no position is set until a valid one)"));
+    }
+
     fn dispatch(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Usi => {
@@ -166,7 +174,7 @@ impl Frontend {
             Command::UsiNewGame | Command::GameOver | Command::Empty => {}
             Command::Position { start, moves } => match build_position(&start, &moves) {
                 Ok(p) => self.position = Some(p),
-                Err(e) => self.error(&format!("position: {e} (keeping the previous position)")),
+                Err(e) => self.reject_position(&format!("position: {e}")),
             },
             Command::Go(g) => self.go(g),
             Command::Stop => {
@@ -188,6 +196,8 @@ impl Frontend {
                 }
                 return Flow::Quit;
             }
+            // The parser names the command first, so a malformed `position` line shows here.
+            Command::Invalid(e) if e.starts_with("position:") => self.reject_position(&e),
             Command::Invalid(e) => self.error(&e),
             Command::Unknown(l) => self.error(&format!("unknown command '{l}'")),
         }
