@@ -83,6 +83,9 @@ pub enum Command {
     Empty,
     /// A known command with unusable arguments; the text explains.
     Invalid(String),
+    /// A `position` line that cannot be read; the text explains. Kept apart from `Invalid`
+    /// because it also unsets the position.
+    InvalidPosition(String),
     /// Not a USI command.
     Unknown(String),
 }
@@ -164,25 +167,29 @@ fn parse_position(rest: &[&str]) -> Command {
     let start = match head.first() {
         Some(&"startpos") if head.len() == 1 => Start::Startpos,
         Some(&"startpos") => {
-            return Command::Invalid(format!(
+            return Command::InvalidPosition(format!(
                 "position: unexpected '{}' after startpos (expected 'moves')",
                 head[1]
             ))
         }
         Some(&"sfen") if (4..=5).contains(&head.len()) => Start::Sfen(head[1..].join(" ")),
         Some(&"sfen") => {
-            return Command::Invalid(format!(
+            return Command::InvalidPosition(format!(
                 "position: an SFEN has 3 or 4 fields, got {} ('{}')",
                 head.len() - 1,
                 head[1..].join(" ")
             ))
         }
         Some(other) => {
-            return Command::Invalid(format!(
+            return Command::InvalidPosition(format!(
                 "position: expected 'startpos' or 'sfen', got '{other}'"
             ))
         }
-        None => return Command::Invalid("position: expected 'startpos' or 'sfen <sfen>'".into()),
+        None => {
+            return Command::InvalidPosition(
+                "position: expected 'startpos' or 'sfen <sfen>'".into(),
+            )
+        }
     };
     Command::Position { start, moves }
 }
@@ -355,18 +362,21 @@ mod tests {
                 moves: vec![]
             }
         );
-        assert!(matches!(Command::parse("position"), Command::Invalid(_)));
+        assert!(matches!(
+            Command::parse("position"),
+            Command::InvalidPosition(_)
+        ));
         assert!(matches!(
             Command::parse("position sfen"),
-            Command::Invalid(_)
+            Command::InvalidPosition(_)
         ));
         assert!(matches!(
             Command::parse("position sfen 9/9 b"),
-            Command::Invalid(_)
+            Command::InvalidPosition(_)
         ));
         assert!(matches!(
             Command::parse("position foo"),
-            Command::Invalid(_)
+            Command::InvalidPosition(_)
         ));
     }
 

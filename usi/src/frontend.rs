@@ -196,8 +196,7 @@ impl Frontend {
                 }
                 return Flow::Quit;
             }
-            // The parser names the command first, so a malformed `position` line shows here.
-            Command::Invalid(e) if e.starts_with("position:") => self.reject_position(&e),
+            Command::InvalidPosition(e) => self.reject_position(&e),
             Command::Invalid(e) => self.error(&e),
             Command::Unknown(l) => self.error(&format!("unknown command '{l}'")),
         }
