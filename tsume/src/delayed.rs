@@ -1,8 +1,8 @@
 //! Moves held back until a sibling is settled (lazy expansion).
 //!
-//! A held-back child is flagged `HIDDEN`: it takes no part in its node's numbers and is
-//! never chosen. Each chain is linked through `Child::next` and revealed one link at a time,
-//! once the link before it has been settled the way that leaves the node needing more:
+//! Only defender nodes hold moves back. A held-back child is flagged `HIDDEN`: it takes no
+//! part in its node's numbers and is never chosen. Each chain is linked through
+//! `Child::next` and revealed one link at a time, once the link before it is proven:
 //! - **Interposition drops on one square**, at a defender node, cheapest piece first. A
 //!   dearer piece is tried only once the cheaper one is proven, since the cheaper one
 //!   usually fails for the same reason.
@@ -17,51 +17,28 @@
 use crate::node::{Child, HIDDEN, NO_NEXT};
 use kanju_engine::{PieceKind, Position};
 
-/// Links and hides the delayed moves among `cs`, the children of `pos`.
-pub(crate) fn link_delayed(pos: &Position, or_node: bool, cs: &mut [Child]) {
-    if !or_node {
-        chain_interpositions(cs);
-        chain_non_promotions(pos, cs);
-    }
+/// Links and hides the delayed moves among `cs`, the children of the defender node `pos`.
+pub(crate) fn link_delayed(pos: &Position, cs: &mut [Child]) {
+    chain_interpositions(cs);
+    chain_non_promotions(pos, cs);
 }
 
-/// After the table lookups: a hidden child that already decides the node is shown so that
-/// it is seen, and chains whose visible links the table already passed move on.
-pub(crate) fn reveal_settled(or_node: bool, cs: &mut [Child]) {
+/// After the table lookups: a hidden child already disproven is shown so that the
+/// refutation is seen, and chains whose visible links the table already proved move on.
+pub(crate) fn reveal_settled(cs: &mut [Child]) {
     for i in 0..cs.len() {
-        if cs[i].flags & HIDDEN != 0 && decides(&cs[i], or_node) {
+        if cs[i].flags & HIDDEN != 0 && cs[i].dn == 0 {
             cs[i].flags &= !HIDDEN;
         }
         if cs[i].flags & HIDDEN == 0 {
-            reveal_chain(cs, i, or_node);
+            reveal_chain(cs, i);
         }
     }
 }
 
-/// True when `c` alone settles its parent: a proof at an attacker node, a disproof at a
-/// defender node.
-#[inline]
-fn decides(c: &Child, or_node: bool) -> bool {
-    if or_node {
-        c.pn == 0
-    } else {
-        c.dn == 0
-    }
-}
-
-/// True when `c` is settled without settling its parent, so that its chain moves on.
-#[inline]
-fn passed(c: &Child, or_node: bool) -> bool {
-    if or_node {
-        c.dn == 0
-    } else {
-        c.pn == 0
-    }
-}
-
-/// Reveals the chain after child `i` as far as its links are passed (see [`passed`]).
-pub(crate) fn reveal_chain(cs: &mut [Child], mut i: usize, or_node: bool) {
-    while passed(&cs[i], or_node) && cs[i].next != NO_NEXT {
+/// Reveals the chain after child `i` as far as its links are proven.
+pub(crate) fn reveal_chain(cs: &mut [Child], mut i: usize) {
+    while cs[i].pn == 0 && cs[i].next != NO_NEXT {
         i = cs[i].next as usize;
         cs[i].flags &= !HIDDEN;
     }
@@ -153,7 +130,7 @@ mod tests {
         assert_eq!(cs[1].next, 0);
         assert_eq!(cs[0].next, 2);
         cs[1].pn = 0;
-        reveal_chain(&mut cs, 1, false);
+        reveal_chain(&mut cs, 1);
         assert_eq!(cs[0].flags & HIDDEN, 0);
         assert_ne!(cs[2].flags & HIDDEN, 0);
     }
@@ -170,8 +147,8 @@ mod tests {
             .iter()
             .map(|&m| Child::new(1, m, Hand::EMPTY))
             .collect();
-        link_delayed(&pos, false, &mut cs);
-        reveal_settled(false, &mut cs);
+        link_delayed(&pos, &mut cs);
+        reveal_settled(&mut cs);
         let stays: Vec<usize> = (0..cs.len())
             .filter(|&i| {
                 let m = cs[i].mv;
@@ -194,7 +171,7 @@ mod tests {
             .find(|&i| cs[i].next == stays[0] as u16)
             .unwrap();
         cs[head].dn = 0;
-        reveal_chain(&mut cs, head, false);
+        reveal_chain(&mut cs, head);
         assert_ne!(
             cs[stays[0]].flags & HIDDEN,
             0,
@@ -202,7 +179,7 @@ mod tests {
         );
         cs[head].dn = 1;
         cs[head].pn = 0;
-        reveal_chain(&mut cs, head, false);
+        reveal_chain(&mut cs, head);
         assert_eq!(cs[stays[0]].flags & HIDDEN, 0);
     }
 }

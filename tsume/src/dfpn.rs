@@ -361,8 +361,8 @@ impl<'a> Searcher<'a> {
             ch.amount = r.amount;
             ch.flags &= !NEW;
             ch.md = ch.md.min(depth + 1);
-            if (or_node && r.dn == 0) || (!or_node && r.pn == 0) {
-                reveal_chain(&mut self.children[start..end], s.best, or_node);
+            if !or_node && r.pn == 0 {
+                reveal_chain(&mut self.children[start..end], s.best);
             }
         }
 
@@ -466,7 +466,7 @@ impl<'a> Searcher<'a> {
         }
         let delayed = !or_node && (any_drop || any_promotion);
         if delayed {
-            link_delayed(pos, or_node, &mut self.children[start..]);
+            link_delayed(pos, &mut self.children[start..]);
         }
         // Pass 2: the table.
         for i in start..self.children.len() {
@@ -539,7 +539,7 @@ impl<'a> Searcher<'a> {
             self.children[i] = c;
         }
         if delayed {
-            reveal_settled(or_node, &mut self.children[start..]);
+            reveal_settled(&mut self.children[start..]);
         }
     }
 
