@@ -161,3 +161,17 @@ fn classical_convention_keeps_a_full_length_line_over_a_shortened_one() {
     assert_eq!(usi(&line)[5], "3f2e");
     assert!(s.spare_pieces.is_empty());
 }
+
+/// Shogi Zuko 74 (published 29 plies). At ply 8 the defender has three long drops: P*7g
+/// (23 plies strictly, two pawns to spare), N*7g (23 strictly with spare pieces too, which
+/// the convention cuts to a 15-ply line without) and P*6h (21 plies, none to spare). A
+/// defence whose exact length is longest need not keep the longest line once the
+/// convention has cut it: P*6h's full 21 plies beat N*7g's 15.
+#[test]
+fn classical_convention_compares_the_lines_it_shortened() {
+    const SFEN: &str = "9/9/7s1/8p/2B+p1+PG1P/4+B2pL/7s1/+p1+r1k1p1G/3N3L1 b RS2gs3n2l11p 1";
+    let (line, s) = solve_with(SFEN, SpareRule::Classical, 256);
+    assert_eq!(line.len(), 29, "{:?}", usi(&line));
+    assert_eq!(usi(&line)[7], "P*6h");
+    assert!(s.spare_pieces.is_empty());
+}

@@ -297,20 +297,27 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
             lengths.push((m, l));
         }
+        // A defence's line without spare pieces may itself be one the convention shortened
+        // below the defence's exact length, so the first defence found need not be the
+        // best: keep the longest line, and stop once no exact length can beat it.
         lengths.sort_by_key(|&(_, l)| -l);
+        let mut best: Option<Choice> = None;
         for (m, l) in lengths.into_iter().filter(|&(_, l)| l >= floor) {
+            if best.is_some_and(|b| b.len > l) {
+                break;
+            }
             let sub = self.walk(&pos.play(m), l)?;
-            if sub.spare.is_empty() {
-                return Some(Some(Choice {
+            if sub.spare.is_empty() && best.is_none_or(|b| sub.len + 1 > b.len) {
+                best = Some(Choice {
                     mv: Some(m),
                     child_r: l,
                     spare: sub.spare,
                     shortened: true,
                     len: sub.len + 1,
-                }));
+                });
             }
         }
-        Some(None)
+        Some(best)
     }
 
     /// The futility test of [`super::futile`] for the drop `m` at `pos`, against the
