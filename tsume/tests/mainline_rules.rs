@@ -175,3 +175,25 @@ fn classical_convention_compares_the_lines_it_shortened() {
     assert_eq!(usi(&line)[7], "P*6h");
     assert!(s.spare_pieces.is_empty());
 }
+
+/// Where a published solution is not the attacker's shortest mate, Kanju prints the
+/// shorter one: the rule is "the attacker mates shortest", whoever composed the line. Both
+/// positions below were checked with an independent solver (cshogi's `mate_move`, which
+/// counts every interposition): it finds no mate in fewer plies than Kanju's and a mate
+/// in Kanju's length, with the same first move.
+#[test]
+fn a_shorter_mate_than_the_published_line_is_the_main_line() {
+    // Shogi Zuko 45 after 32 plies of the published line (45 plies in all): the
+    // published 6d7b+ needs 13 more plies, 7i7b+ mates in 11. The problem is 43 plies.
+    let (line, s) = solve("1k7/9/9/1G1N5/9/p+l1g5/9/P8/2L6 b B2rb2g4s3n2l16p 33");
+    assert_eq!(line.len(), 11, "{:?}", usi(&line));
+    assert_eq!(usi(&line)[0], "7i7b+");
+    assert!(s.length_exact);
+    // Shogi Muso 92 after the interposition L*3d at ply 36: the published line takes 15
+    // more plies with 4d3d at ply 39, 3e3d mates in 13. B*3d lasts as long, so the
+    // problem is 49 plies, not 51.
+    let (line, s) = solve("5pg2/7P+L/9/5+Rlk1/4l2p1/2p1pPp2/6GN1/1+l7/5+ps2 b Sr2b2g2s3n10p 37");
+    assert_eq!(line.len(), 13, "{:?}", usi(&line));
+    assert_eq!(usi(&line)[2], "3e3d");
+    assert!(s.length_exact);
+}
