@@ -33,7 +33,7 @@ def main():
         batch = f.name
     out = subprocess.run(
         [a.kanju, "solve", batch, "--time", a.time, "--threads", a.threads,
-         "--hash", a.hash],
+         "--hash", a.hash] + problemfile.CLASSICAL_RULES,
         capture_output=True, text=True, check=False,
     ).stdout
     answers = [json.loads(l) for l in out.splitlines() if l.strip()]

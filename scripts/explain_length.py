@@ -24,7 +24,8 @@ def solve(kanju, sfen, moves, time, defender_root=False):
     """Kanju's JSON answer for `sfen` after `moves` (the defender to move if asked)."""
     pos = sfen + (" moves " + " ".join(moves) if moves else "")
     out = subprocess.run(
-        [kanju, "solve", "-", "--time", time] + (["--defender-root"] if defender_root else []),
+        [kanju, "solve", "-", "--time", time] + problemfile.CLASSICAL_RULES
+        + (["--defender-root"] if defender_root else []),
         input=pos + "\n",
         capture_output=True,
         text=True,

@@ -5,6 +5,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EDO = ROOT.parent / "shared/problems/tsume_edo_zukou_musou.jsonl"
 KANJU = ROOT / "target/release/kanju"
+# The conventions of the classical collections, whose published lengths the scripts compare
+# with: a spare piece at the end outranks any length (駒余り), and a dropped piece is futile
+# when, given back, the king is mated at any length (無駄合). See docs/rules.md.
+CLASSICAL_RULES = ["--spare-rule", "classical", "--futile-rule", "any-length"]
 
 
 def add_file_and_engine(ap):

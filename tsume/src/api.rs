@@ -47,6 +47,20 @@ impl SpareRule {
     }
 }
 
+/// When an interposed drop is futile (無駄合). Either way the checker must be able to take
+/// it, and with the piece given back to the defender the king must still be mated; the
+/// rules differ in how long that mate may take (docs/rules.md).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum FutileRule {
+    /// Kakinoki's: within the length of the defender's other replies, so that the mate
+    /// goes on in the same length without the piece. What solvers and today's problem
+    /// sets assume.
+    #[default]
+    SameLength,
+    /// The classical collections' (Shogi Zuko, Shogi Muso): at any length.
+    AnyLength,
+}
+
 /// Solver settings that persist across searches.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -61,6 +75,8 @@ pub struct Config {
     pub generate_all_moves: bool,
     /// The main line's 駒余り convention.
     pub spare_rule: SpareRule,
+    /// The main line's 無駄合 rule.
+    pub futile_rule: FutileRule,
     /// Whether a proof is followed by the composer's main line (exact length, 無駄合,
     /// 駒余り, 余詰). Off, the first verified mate is returned as soon as it is found: what
     /// a playing engine that only needs a mate wants.
@@ -75,6 +91,7 @@ impl Default for Config {
             progress_interval: Duration::from_millis(1000),
             generate_all_moves: true,
             spare_rule: SpareRule::Strict,
+            futile_rule: FutileRule::SameLength,
             main_line: true,
         }
     }

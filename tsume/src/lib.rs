@@ -20,5 +20,6 @@ mod table;
 mod threads;
 
 pub use api::{
-    Config, Cook, Limits, Outcome, Progress, RootMode, Solution, Solver, SpareRule, UnknownReason,
+    Config, Cook, FutileRule, Limits, Outcome, Progress, RootMode, Solution, Solver, SpareRule,
+    UnknownReason,
 };

@@ -2,11 +2,14 @@
 //! outcome with a verified line.
 
 use crate::dfpn::{Searcher, Shared};
+use crate::mainline::MateSearch;
 use crate::node::NO_DEP;
 use crate::path::PathSet;
 use crate::table::Table;
 use crate::threads::{self, STACK_BYTES};
-use crate::{mainline, pv, Config, Limits, Outcome, Progress, RootMode, Solution, UnknownReason};
+use crate::{
+    mainline, pv, Config, FutileRule, Limits, Outcome, Progress, RootMode, Solution, UnknownReason,
+};
 use kanju_engine::{Color, GenMode, Hand, Move, PieceKind, Position, Square};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -183,11 +186,38 @@ pub(crate) fn solve(
                     mainline::Hint::Unknown
                 }
             };
+            // The futility tests ask whether a position is mated at all: a df-pn search on
+            // the same table, whose proofs and disproofs hold whatever the path.
+            let mate_search = |p: &Position, deadline: Option<Instant>, nodes: u64| {
+                let sh = Shared {
+                    table,
+                    stop,
+                    done: AtomicBool::new(false),
+                    nodes: AtomicU64::new(0),
+                    node_limit: nodes,
+                    deadline,
+                    reason: Mutex::new(None),
+                    attacker,
+                    salt: sh.salt,
+                    check_mode: sh.check_mode,
+                    max_depth: PathSet::CAPACITY as u16 - 4,
+                };
+                let r = Searcher::new(&sh, 0).search_root(p);
+                if r.pn == 0 {
+                    Some(true)
+                } else if r.dn == 0 && r.rep_dep == NO_DEP {
+                    Some(false)
+                } else {
+                    None
+                }
+            };
             let setup = mainline::Setup {
                 attacker,
                 check_mode: sh.check_mode,
                 stop,
                 hints: &hints,
+                mate_search: (config.futile_rule == FutileRule::AnyLength)
+                    .then_some(&mate_search as MateSearch),
                 hash_mb: config.hash_mb,
                 spare_gap: config.spare_rule.max_gap(),
             };

@@ -3,7 +3,7 @@
 //! tsume-convention lengths.
 
 use kanju_engine::{Move, PieceKind, Position};
-use kanju_tsume::{Config, Limits, Outcome, RootMode, Solution, Solver, SpareRule};
+use kanju_tsume::{Config, FutileRule, Limits, Outcome, RootMode, Solution, Solver, SpareRule};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -12,17 +12,32 @@ fn solve(sfen: &str) -> (Vec<Move>, Solution) {
 }
 
 fn solve_with(sfen: &str, spare_rule: SpareRule, hash_mb: usize) -> (Vec<Move>, Solution) {
+    let futile_rule = match spare_rule {
+        SpareRule::Classical => FutileRule::AnyLength,
+        _ => FutileRule::SameLength,
+    };
+    solve_at(sfen, spare_rule, futile_rule, hash_mb, RootMode::Attacker)
+}
+
+fn solve_at(
+    sfen: &str,
+    spare_rule: SpareRule,
+    futile_rule: FutileRule,
+    hash_mb: usize,
+    root: RootMode,
+) -> (Vec<Move>, Solution) {
     let mut solver = Solver::new(Config {
         threads: 1,
         hash_mb,
         progress_interval: Duration::ZERO,
         spare_rule,
+        futile_rule,
         ..Config::default()
     });
     let pos = Position::from_sfen(sfen).unwrap();
     let limits = Limits {
         time: Some(Duration::from_secs(30)),
-        root: RootMode::Attacker,
+        root,
         ..Limits::default()
     };
     let s = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
@@ -62,9 +77,9 @@ fn futile_drop_at_the_end_of_a_longer_line() {
 }
 
 /// antma's tsume5-3: tsume length 5 (strict 7). After 4i4b+ the dragon checks along the
-/// second rank and a drop on 3b is effective (有効合): taking it with the piece given back
-/// does not mate within the length of the king's other replies, so it is played and
-/// counted. Lance and silver drops there last equally long and both leave the captured
+/// second rank and a drop on 3b is effective (有効合): after the dragon takes it, with the
+/// piece given back, the king is not mated at all, so under either 無駄合 rule it is played
+/// and counted. Lance and silver drops there last equally long and both leave the captured
 /// piece over at the end, so neither is preferred; whichever is played is the spare piece.
 #[test]
 fn effective_interposition_is_played_and_counted() {
@@ -86,6 +101,33 @@ fn effective_interposition_is_played_and_counted() {
         usi(&line).join(" ")
     );
     assert_eq!(s.spare_pieces.total(), 1);
+}
+
+/// Under the classical rule ([`FutileRule::AnyLength`]) a drop is futile when the
+/// give-back position is mated at all, however long the mate then takes. Shogi Zuko 69 (published 13
+/// plies), in the variation G*7h 8i7h 7g7h 5f7h+ … S*3i B*2g: the bishop on 2g checks the
+/// king on 4i across 3h. The king's moves to 4h and 5i are mated in 2 (G*4i). Drops on 3h
+/// are taken by 2g3h; with a gold, for one, given back the king is mated in 10 more plies
+/// (4i3h 6g2g …). A test that asks for a mate in the other replies' length calls such
+/// drops effective, and the position mated in 6 (S*3h S*5h …), as the default
+/// [`FutileRule::SameLength`] does; the classical rule calls them futile, and it is mated
+/// in 2. Across the whole problem the same-length rule gives 19 plies, the classical one
+/// the published 13. (antma's tsume5-6, among the short tests, is the reverse: its stated
+/// length counts a drop that the classical rule would let go.)
+#[test]
+fn a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length() {
+    const VARIATION: &str = "9/9/9/9/5l3/p8/1p1+R3B1/S1G6/5ksR1 w GSb2gs4n3l16p 16";
+    let defender = |rule| solve_at(VARIATION, SpareRule::Strict, rule, 16, RootMode::Defender);
+    let (line, s) = defender(FutileRule::AnyLength);
+    assert_eq!(line.len(), 2, "{:?}", usi(&line));
+    assert!(s.length_exact);
+    let (line, s) = defender(FutileRule::SameLength);
+    assert_eq!(line.len(), 6, "{:?}", usi(&line));
+    assert!(s.length_exact);
+    const ZUKO_69: &str = "9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3GSs4n3l16p 1";
+    let (line, s) = solve_with(ZUKO_69, SpareRule::Classical, 64);
+    assert_eq!(line.len(), 13, "{:?}", usi(&line));
+    assert!(s.length_exact);
 }
 
 /// antma's futile_drops-1: the dragon takes the gold on 3b for mate in 1 (tsume length 1,

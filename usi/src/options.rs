@@ -3,7 +3,7 @@
 //! A rejected value never changes the option: GUIs resend their whole option set on every
 //! connection, and a typo in one of them must not leave the engine half-configured.
 
-use kanju_tsume::{Config, RootMode, SpareRule};
+use kanju_tsume::{Config, FutileRule, RootMode, SpareRule};
 use std::time::Duration;
 
 /// Largest `USI_Hash` declared. The real ceiling is the machine's memory (see
@@ -34,6 +34,8 @@ pub struct Options {
     pub write_debug_log: bool,
     /// `SpareRule`.
     pub spare_rule: SpareRule,
+    /// `FutileRule`.
+    pub futile_rule: FutileRule,
 }
 
 impl Default for Options {
@@ -48,6 +50,7 @@ impl Default for Options {
             generate_all_moves: c.generate_all_moves,
             write_debug_log: false,
             spare_rule: c.spare_rule,
+            futile_rule: c.futile_rule,
         }
     }
 }
@@ -66,6 +69,22 @@ pub(crate) fn parse_spare_rule(v: &str) -> Option<SpareRule> {
         "strict" => Some(SpareRule::Strict),
         "twoply" => Some(SpareRule::TwoPly),
         "classical" => Some(SpareRule::Classical),
+        _ => None,
+    }
+}
+
+fn futile_rule_name(r: FutileRule) -> &'static str {
+    match r {
+        FutileRule::SameLength => "SameLength",
+        FutileRule::AnyLength => "AnyLength",
+    }
+}
+
+/// A `FutileRule` value (`--futile-rule` too), in any letter case, with or without a dash.
+pub(crate) fn parse_futile_rule(v: &str) -> Option<FutileRule> {
+    match v.to_ascii_lowercase().replace('-', "").as_str() {
+        "samelength" => Some(FutileRule::SameLength),
+        "anylength" => Some(FutileRule::AnyLength),
         _ => None,
     }
 }
@@ -118,6 +137,10 @@ impl Options {
                 "option name SpareRule type combo default {} var Strict var TwoPly var Classical",
                 spare_rule_name(d.spare_rule)
             ),
+            format!(
+                "option name FutileRule type combo default {} var SameLength var AnyLength",
+                futile_rule_name(d.futile_rule)
+            ),
             "option name ClearHash type button".to_string(),
         ]
     }
@@ -164,6 +187,14 @@ impl Options {
                     )
                 })?
             }
+            "futilerule" => {
+                self.futile_rule = parse_futile_rule(v).ok_or_else(|| {
+                    format!(
+                        "{name}: '{v}' is not SameLength or AnyLength; keeping {}",
+                        futile_rule_name(self.futile_rule)
+                    )
+                })?
+            }
             "clearhash" => return Ok(Effect::ClearHash),
             // GUIs send it whether or not it is declared; Kanju never ponders.
             "usi_ponder" => {
@@ -182,6 +213,7 @@ impl Options {
             progress_interval: Duration::from_millis(self.pv_interval_ms),
             generate_all_moves: self.generate_all_moves,
             spare_rule: self.spare_rule,
+            futile_rule: self.futile_rule,
             main_line: true,
         }
     }
@@ -276,6 +308,20 @@ mod tests {
         assert!(Options::usi_lines()
             .iter()
             .any(|l| l.contains("SpareRule type combo default Strict")));
+    }
+
+    #[test]
+    fn futile_rule_reaches_the_solver_and_bad_values_keep_the_old_one() {
+        let mut o = Options::default();
+        assert_eq!(o.solver_config().futile_rule, FutileRule::SameLength);
+        assert_eq!(o.set("FutileRule", Some("anylength")), Ok(Effect::None));
+        assert_eq!(o.solver_config().futile_rule, FutileRule::AnyLength);
+        let e = o.set("FutileRule", Some("Kakinoki")).unwrap_err();
+        assert!(e.contains("keeping AnyLength"), "{e}");
+        assert_eq!(o.futile_rule, FutileRule::AnyLength);
+        assert!(Options::usi_lines()
+            .iter()
+            .any(|l| l.contains("FutileRule type combo default SameLength")));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! shorter one whose mate ends with none, when it is at most `spare_gap` plies longer
 //! ([`crate::SpareRule`]): two plies today, any number in the classical collections.
 
-use super::bounded::{Bounded, Kind, Node};
+use super::bounded::Bounded;
 use super::futile::{give_back, interposition_line, is_interposing_drop};
 use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 use std::collections::HashMap;
@@ -337,7 +337,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             let Some(q) = give_back(&after.play(c), kind) else {
                 continue;
             };
-            if self.b.prove(&Node::new(q, Kind::And, m_bound))? {
+            if self.b.give_back_test(q, m_bound)? {
                 return Some(true);
             }
         }

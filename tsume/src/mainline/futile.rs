@@ -1,22 +1,27 @@
 //! 無駄合 (futile interposition): which defences are interpositions, and the position in
 //! which an interposed piece is "given back".
 //!
-//! The rule Kanju applies (Kakinoki's definition as refined by Noshita's T2 test):
+//! The rule Kanju applies (the give-back test of Noshita's T2):
 //!
 //! * Only a *drop* between a single long-range checker and the king is a candidate
 //!   (中合 / 合駒). Moving a piece already on the board onto the line (移動合) always
 //!   counts as a real defence, because capturing it changes the defender's material on
 //!   the board, not only in hand.
-//! * Let `N` be the length of the mate against the defender's other replies (0 when every
-//!   reply is such a drop). The drop is futile when the checker can capture the dropped
-//!   piece with check and the position after the capture, **with the captured piece put
-//!   back into the defender's hand**, is still mated within `N`. The attacker then gains
-//!   nothing from the piece and the defender nothing from the drop: the mate proceeds in
-//!   the same length without using it.
+//! * The drop is futile when the checker can capture the dropped piece with check and the
+//!   position after the capture, **with the captured piece put back into the defender's
+//!   hand**, is still mated. The attacker then gains nothing from the piece, nor the
+//!   defender from the drop. How long that mate may take is [`crate::FutileRule`]'s:
+//!   within `N`, the length against the defender's other replies (Kakinoki's "the mate
+//!   goes on in the same length"), or at any length, as the classical collections count.
 //! * Futile drops are neither played nor counted. A defender whose only replies are
 //!   futile drops is mated.
 //! * A drop that fails the test is an effective interposition (有効合): it is played and
 //!   counted, and the attacker keeps the captured piece.
+//!
+//! "Mated at any length" is decided, cheapest first, by the df-pn table's verdict, by a
+//! mate within `N` (the bounded search's own test, which implies it), and by a df-pn
+//! search of the give-back position with a small node budget. A test none of them decides
+//! counts the drop as effective.
 //!
 //! Only the checker's capture is tried: it keeps the check on the same line, strictly
 //! closer to the king, so repeated futility tests always terminate.

@@ -23,7 +23,7 @@ macro_rules! dbg_line {
     };
 }
 use bounded::Bounded;
-pub(crate) use bounded::{Hint, Hints};
+pub(crate) use bounded::{Hint, Hints, MateSearch};
 use kanju_engine::{Color, GenMode, Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -60,6 +60,9 @@ pub(crate) struct Setup<'a> {
     pub stop: &'a AtomicBool,
     /// The df-pn table's verdicts.
     pub hints: Hints<'a>,
+    /// The solver's df-pn, for futility tests that ask for a mate at any length
+    /// ([`crate::FutileRule::AnyLength`]); `None` asks for the same length.
+    pub mate_search: Option<MateSearch<'a>>,
     /// The solver's whole memory budget (USI_Hash), in MiB.
     pub hash_mb: usize,
     /// How many plies longer a defence ending with spare pieces may be and still rank
@@ -132,11 +135,15 @@ fn refine_here(
         check_mode,
         stop,
         hints,
+        mate_search,
         hash_mb,
         spare_gap,
     } = *setup;
     let started = Instant::now();
     let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
+    if let Some(search) = mate_search {
+        b.set_mate_search(search);
+    }
     let min_len = if root.side_to_move() == attacker {
         1
     } else {
@@ -226,10 +233,11 @@ fn refine_here(
     // A line the 駒余り rule shortened is as exact as the lengths its choices rest on.
     exact &= line_exact && (line.len() as i32 == best || spare_rule);
     dbg_line!(
-        "mainline: line {} exact {exact} ({:?}, {} nodes)",
+        "mainline: line {} exact {exact} ({:?}, {} nodes, {} futility tests undecided)",
         line.len(),
         started.elapsed(),
-        b.nodes
+        b.nodes,
+        b.undecided_futility
     );
     // 4. Nothing leaves unverified.
     b.set_limits(share(deadline, 0.95), Some(2_000_000));

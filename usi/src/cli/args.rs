@@ -1,7 +1,7 @@
 //! Command-line flags. Hand-written: a dozen flags do not justify a parser crate, and
 //! every error can name the flag and the value that was wrong.
 
-use kanju_tsume::SpareRule;
+use kanju_tsume::{FutileRule, SpareRule};
 use std::time::Duration;
 
 /// Settings of `kanju solve`.
@@ -27,6 +27,8 @@ pub struct SolveArgs {
     pub quiet: bool,
     /// The main line's 駒余り convention.
     pub spare_rule: SpareRule,
+    /// The main line's 無駄合 rule.
+    pub futile_rule: FutileRule,
     /// Stop at the first verified mate, without the composer's main line.
     pub proof_only: bool,
 }
@@ -44,6 +46,7 @@ impl Default for SolveArgs {
             jobs: 1,
             quiet: false,
             spare_rule: SpareRule::Strict,
+            futile_rule: FutileRule::SameLength,
             proof_only: false,
         }
     }
@@ -139,6 +142,12 @@ pub fn parse_solve(args: &[String]) -> Result<Option<SolveArgs>, String> {
                 let v = take(&mut it)?;
                 a.spare_rule = crate::options::parse_spare_rule(&v).ok_or_else(|| {
                     format!("--spare-rule: '{v}' is not strict, twoply or classical")
+                })?
+            }
+            "--futile-rule" => {
+                let v = take(&mut it)?;
+                a.futile_rule = crate::options::parse_futile_rule(&v).ok_or_else(|| {
+                    format!("--futile-rule: '{v}' is not same-length or any-length")
                 })?
             }
             f if f.starts_with('-') && f.len() > 1 && !looks_like_sfen_word(f) => {

@@ -60,6 +60,11 @@ SOLVE:
                        twoply: below one without that is 2 plies shorter (二手変長);
                        classical (Shogi Zuko, Shogi Muso): below any one without
                        [default: strict]
+    --futile-rule <R>  when a dropped interposition is futile (無駄合): taken, and
+                       the piece given back, the king is still mated
+                       same-length: within the other defences' length (Kakinoki);
+                       any-length (Shogi Zuko, Shogi Muso): however long
+                       [default: same-length]
 
     For one problem Kanju prints the result, the line in USI and in Japanese notation
     (▲２四銀 △同玉 ...), the length, 余詰 (other mating moves on the attacker's side of

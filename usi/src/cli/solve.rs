@@ -31,6 +31,7 @@ pub fn config(args: &SolveArgs, progress_interval: Duration) -> Config {
         progress_interval,
         generate_all_moves: true,
         spare_rule: args.spare_rule,
+        futile_rule: args.futile_rule,
         main_line: !args.proof_only,
     }
 }
