@@ -226,8 +226,21 @@ fn refine_here(
             spare_rule = chooser.spare_rule_used;
             line = l;
         } else if best != line_bound {
-            // The walk ran out of time: the line is still the one at the old bound.
+            // The walk ran out of time. The line at the old bound has an attacker's move
+            // that a shorter mate beats; a line read off the tables at the new bound is
+            // closer to the main line when it verifies.
             line_exact = false;
+            b.set_limits(share(deadline, 0.95), Some(2_000_000));
+            if let Some(l) = choose::table_line(&b, root)
+                .filter(|l| l.len() < line.len() && verify::verify(&mut b, root, l))
+            {
+                dbg_line!(
+                    "mainline: line {} from the tables at the new bound",
+                    l.len()
+                );
+                spare_rule = false;
+                line = l;
+            }
         }
     }
     // A line the 駒余り rule shortened is as exact as the lengths its choices rest on.
