@@ -113,7 +113,7 @@ fn effective_interposition_is_played_and_counted() {
 /// [`FutileRule::SameLength`] does; the classical rule calls them futile, and it is mated
 /// in 2. Across the whole problem the same-length rule gives 19 plies, the classical one
 /// the published 13. (antma's tsume5-6, among the short tests, is the reverse: its stated
-/// length counts a drop that the classical rule would let go.)
+/// length, 5, counts a drop against B*5d that the classical rule lets go, for 3.)
 #[test]
 fn a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length() {
     const VARIATION: &str = "9/9/9/9/5l3/p8/1p1+R3B1/S1G6/5ksR1 w GSb2gs4n3l16p 16";
@@ -123,6 +123,17 @@ fn a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length() {
     assert!(s.length_exact);
     let (line, s) = defender(FutileRule::SameLength);
     assert_eq!(line.len(), 6, "{:?}", usi(&line));
+    assert!(s.length_exact);
+    const TSUME5_6: &str =
+        "l6nl/3+R1pk2/3p3gp/p1p3p2/1p1nsN3/2P3P1P/PP1P1S3/1SG2GK2/LN6L b BGPrbs4p 1";
+    let (line, s) = solve_at(
+        TSUME5_6,
+        SpareRule::Strict,
+        FutileRule::AnyLength,
+        16,
+        RootMode::Attacker,
+    );
+    assert_eq!(line.len(), 3, "{:?}", usi(&line));
     assert!(s.length_exact);
     const ZUKO_69: &str = "9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3GSs4n3l16p 1";
     let (line, s) = solve_with(ZUKO_69, SpareRule::Classical, 64);

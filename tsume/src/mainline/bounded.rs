@@ -285,8 +285,19 @@ impl<'a> Bounded<'a> {
         v
     }
 
+    /// Whether a futility test whose bound is `m` (the length against the other replies)
+    /// accepts a mate at any length. Not where every reply is a drop (`m` = 0): the check
+    /// would be mate but for them, so a mate that goes on after the capture is no mate
+    /// here, and the capture must mate again at once.
+    fn any_length(&self, m: i32) -> bool {
+        self.mate_search.is_some() && m > 0
+    }
+
     /// A futility test's node valued by the tables' verdicts alone, if they have one.
     fn give_back_initial(&self, node: &Node) -> Option<Val> {
+        if !self.any_length(node.n) {
+            return None;
+        }
         let hand = node.pos.hand(self.attacker);
         match self.give_back_known(&node.pos)? {
             true => Some(Val::proven(0, hand)),
@@ -297,7 +308,7 @@ impl<'a> Bounded<'a> {
     /// A futility test's node after the bounded search disproved it within its horizon:
     /// the df-pn may still find the give-back position mated at a greater length.
     fn give_back_settled(&mut self, node: &Node, v: Val) -> Val {
-        if v.dn != 0 || self.aborted || v.len >= NEVER || self.mate_search.is_none() {
+        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(node.n) {
             return v;
         }
         match self.give_back_searched(&node.pos) {
@@ -309,6 +320,9 @@ impl<'a> Bounded<'a> {
     /// The futility test on the give-back position `q`, whose sibling defences are mated
     /// within `m`: see [`super::futile`].
     pub fn give_back_test(&mut self, q: Position, m: i32) -> Option<bool> {
+        if !self.any_length(m) {
+            return self.prove(&Node::new(q, Kind::And, m));
+        }
         if let Some(v) = self.give_back_known(&q) {
             return Some(v);
         }

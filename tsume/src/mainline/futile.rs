@@ -13,6 +13,9 @@
 //!   defender from the drop. How long that mate may take is [`crate::FutileRule`]'s:
 //!   within `N`, the length against the defender's other replies (Kakinoki's "the mate
 //!   goes on in the same length"), or at any length, as the classical collections count.
+//!   Either way, where every reply is such a drop (`N` = 0) the capture must mate again
+//!   at once: the check is mate but for the drops, and a line may end there only if it
+//!   really is.
 //! * Futile drops are neither played nor counted. A defender whose only replies are
 //!   futile drops is mated.
 //! * A drop that fails the test is an effective interposition (有効合): it is played and
