@@ -37,6 +37,24 @@ fn piece_set_salt(pos: &Position) -> u64 {
     h
 }
 
+/// A search after the main one, on the same table and problem, with its own limits and no
+/// mate-length cap: rebuilding the proof line, or a futility test's give-back position.
+fn follow_up<'a>(sh: &Shared<'a>, node_limit: u64, deadline: Option<Instant>) -> Shared<'a> {
+    Shared {
+        table: sh.table,
+        stop: sh.stop,
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        node_limit,
+        deadline,
+        reason: Mutex::new(None),
+        attacker: sh.attacker,
+        salt: sh.salt,
+        check_mode: sh.check_mode,
+        max_depth: PathSet::CAPACITY as u16 - 4,
+    }
+}
+
 /// Solves `pos`. See [`crate::Solver::solve`].
 pub(crate) fn solve(
     config: &Config,
@@ -124,21 +142,13 @@ pub(crate) fn solve(
     }
 
     // Proven: build the line on a big stack (it may have to re-prove lost parts).
-    let pv_sh = Shared {
-        table,
-        stop,
-        done: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-        node_limit: limits
+    let pv_sh = follow_up(
+        &sh,
+        limits
             .nodes
             .map_or(u64::MAX, |n| n.saturating_sub(nodes).max(1_000_000)),
-        deadline: limits.time.map(|t| start + t + Duration::from_secs(1)),
-        reason: Mutex::new(None),
-        attacker,
-        salt: sh.salt,
-        check_mode: sh.check_mode,
-        max_depth: PathSet::CAPACITY as u16 - 4,
-    };
+        limits.time.map(|t| start + t + Duration::from_secs(1)),
+    );
     let line = std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("kanju-pv".into())
@@ -189,19 +199,7 @@ pub(crate) fn solve(
             // The futility tests ask whether a position is mated at all: a df-pn search on
             // the same table, whose proofs and disproofs hold whatever the path.
             let mate_search = |p: &Position, deadline: Option<Instant>, nodes: u64| {
-                let sh = Shared {
-                    table,
-                    stop,
-                    done: AtomicBool::new(false),
-                    nodes: AtomicU64::new(0),
-                    node_limit: nodes,
-                    deadline,
-                    reason: Mutex::new(None),
-                    attacker,
-                    salt: sh.salt,
-                    check_mode: sh.check_mode,
-                    max_depth: PathSet::CAPACITY as u16 - 4,
-                };
+                let sh = follow_up(&sh, nodes, deadline);
                 let r = Searcher::new(&sh, 0).search_root(p);
                 if r.pn == 0 {
                     Some(true)

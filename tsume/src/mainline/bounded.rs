@@ -184,8 +184,8 @@ pub(crate) struct Bounded<'a> {
     mate_search: Option<MateSearch<'a>>,
     /// Verdicts on give-back positions, by full key (hands included).
     give_back: Map<Option<bool>>,
-    /// Futility tests the mate search left undecided: the rule fell back to the length
-    /// bound there, so lengths resting on them are not exact.
+    /// Futility tests the mate search left undecided, for the debug log: those drops
+    /// counted as effective (docs/rules.md).
     pub undecided_futility: u64,
     /// Entries each table may hold before it is cleared: half the memory budget each.
     work_cap: usize,
@@ -320,15 +320,16 @@ impl<'a> Bounded<'a> {
     /// The futility test on the give-back position `q`, whose sibling defences are mated
     /// within `m`: see [`super::futile`].
     pub fn give_back_test(&mut self, q: Position, m: i32) -> Option<bool> {
-        if !self.any_length(m) {
-            return self.prove(&Node::new(q, Kind::And, m));
-        }
-        if let Some(v) = self.give_back_known(&q) {
+        if let Some(v) = self
+            .any_length(m)
+            .then(|| self.give_back_known(&q))
+            .flatten()
+        {
             return Some(v);
         }
         match self.prove(&Node::new(q.clone(), Kind::And, m))? {
             true => Some(true),
-            false => Some(self.give_back_searched(&q) == Some(true)),
+            false => Some(self.any_length(m) && self.give_back_searched(&q) == Some(true)),
         }
     }
 
@@ -775,14 +776,12 @@ impl<'a> Bounded<'a> {
         // settled meanwhile through a transposition is seen when it is searched).
         let mut vals: Vec<Val> = Vec::with_capacity(kids.len());
         for (k, init) in kids[..n_real].iter().zip(&mut initial) {
-            let v = match k.gives_back {
-                true => self.give_back_initial(k),
-                false => None,
-            };
-            let v = v.unwrap_or_else(|| self.lookup_child(k, init));
-            let v = match k.gives_back {
-                true => self.give_back_settled(k, v),
-                false => v,
+            let v = if k.gives_back {
+                let v = self.give_back_initial(k);
+                let v = v.unwrap_or_else(|| self.lookup_child(k, init));
+                self.give_back_settled(k, v)
+            } else {
+                self.lookup_child(k, init)
             };
             vals.push(v);
         }
