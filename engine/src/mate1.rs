@@ -27,7 +27,7 @@ impl Position {
         if checks.as_slice().is_empty() {
             return None;
         }
-        let guards = EscapeGuards::new(self, ek);
+        let mut guards = EscapeGuards::new(self, ek);
         checks
             .as_slice()
             .iter()
@@ -37,11 +37,15 @@ impl Position {
 }
 
 /// The squares next to the defending king that it could step to, each with the attacker's
-/// pieces guarding it and the squares a slider's line to it passes through.
+/// pieces guarding it and the squares a slider's line to it passes through. Guards are
+/// worked out on first use: most checks cover some squares themselves, and most are
+/// refuted by the first free square, so many squares are never asked about.
 struct EscapeGuards {
     king: Square,
     len: usize,
     squares: [Square; 8],
+    /// Bit `i` set once `guards[i]` and `lines[i]` hold.
+    known: u8,
     /// Attacker pieces attacking the square, with the king lifted off the board.
     guards: [Bitboard; 8],
     /// Squares whose occupancy could change the square's slider attacks: what a rook and a
@@ -51,20 +55,32 @@ struct EscapeGuards {
 
 impl EscapeGuards {
     fn new(pos: &Position, king: Square) -> EscapeGuards {
-        let us = pos.side;
-        let them = us.flip();
-        let occ = pos.occupied() ^ Bitboard::from_square(king);
-        let own = pos.by_color[us.index()];
-        let orth = (pos.by_group[GROUP_ORTH] | pos.by_kind[PieceKind::Lance.index()]) & own;
-        let diag = pos.by_group[GROUP_DIAG] & own;
+        let them = pos.side.flip();
         let mut g = EscapeGuards {
             king,
             len: 0,
             squares: [king; 8],
+            known: 0,
             guards: [Bitboard::EMPTY; 8],
             lines: [Bitboard::EMPTY; 8],
         };
         for sq in steps(them, PieceKind::King, king).and_not(pos.pieces(them)) {
+            g.squares[g.len] = sq;
+            g.len += 1;
+        }
+        g
+    }
+
+    /// The guards and lines of square `i`, computed on the unchanged position.
+    #[inline]
+    fn guard(&mut self, pos: &Position, i: usize) -> (Bitboard, Bitboard) {
+        if self.known & (1 << i) == 0 {
+            let us = pos.side;
+            let sq = self.squares[i];
+            let occ = pos.occupied() ^ Bitboard::from_square(self.king);
+            let own = pos.by_color[us.index()];
+            let orth = (pos.by_group[GROUP_ORTH] | pos.by_kind[PieceKind::Lance.index()]) & own;
+            let diag = pos.by_group[GROUP_DIAG] & own;
             let mut lines = Bitboard::EMPTY;
             if (rook_pseudo(sq) & orth).is_nonempty() {
                 lines |= rook_attacks(sq, occ);
@@ -72,19 +88,18 @@ impl EscapeGuards {
             if (bishop_pseudo(sq) & diag).is_nonempty() {
                 lines |= bishop_attacks(sq, occ);
             }
-            g.squares[g.len] = sq;
-            g.guards[g.len] = pos.attackers_to_occ(us, sq, occ);
-            g.lines[g.len] = lines;
-            g.len += 1;
+            self.guards[i] = pos.attackers_to_occ(us, sq, occ);
+            self.lines[i] = lines;
+            self.known |= 1 << i;
         }
-        g
+        (self.guards[i], self.lines[i])
     }
 
     /// True if, after the checking move `m`, the defending king can step to a neighbouring
     /// square. Exact: it accounts for the vacated origin, the occupied destination (a
     /// capture of the checker included) and the king's own square.
     #[inline]
-    fn king_escapes_after(&self, pos: &Position, m: Move) -> bool {
+    fn king_escapes_after(&mut self, pos: &Position, m: Move) -> bool {
         let us = pos.side;
         let to = m.to();
         let to_bb = Bitboard::from_square(to);
@@ -112,8 +127,8 @@ impl EscapeGuards {
                 continue;
             }
             // The mover no longer guards from its origin; it guards from `to` via `covered`.
-            let others = self.guards[i].and_not(from_bb);
-            let lines = self.lines[i];
+            let (guards, lines) = self.guard(pos, i);
+            let others = guards.and_not(from_bb);
             if others.is_empty() {
                 // Filling `to` can only block lines; only the vacated origin can open one.
                 if (lines & from_bb).is_empty() {
