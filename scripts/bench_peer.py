@@ -7,11 +7,17 @@ problems, so it runs in a child process that is killed at the limit. Every mate 
 solver claims is replayed with cshogi: each attacker move legal and checking, the end
 mate. OSL cannot tell a disproof from a search it gave up, so its "no" is reported as such.
 
-Prints one line per problem and a summary (proven, median and total time of the proofs),
-and with --json writes the records.
+Prints one line per problem (verdict, time, plies, nodes and nodes/s of each solver) and a
+summary (proven, median and total time of the proofs, median nodes/s over the problems
+both proved), and with --json writes the records.
+
+--speed runs the fixed speed set instead of a file: Edo problems that both solvers prove
+in seconds to a minute on this machine class, one thread each unless --threads says
+otherwise. Its nodes/s are the project's node-rate figure.
 
 usage: scripts/bench_peer.py [--file PROBLEMS.jsonl] [--time 600] [--threads 2]
                              [--hash 4096] [--first N] [--skip N] [--kanju PATH] [--json OUT]
+       scripts/bench_peer.py --speed [--time 60] [--threads 1]
 """
 import argparse
 import json
@@ -31,8 +37,14 @@ b = cshogi.Board(sys.argv[1])
 s = cshogi.OslDfPn()
 s.set_max_search_node(2**31 - 1)
 found = s.search(b)
+print(s.searched_node, flush=True)
 print(" ".join(cshogi.move_to_usi(m) for m in s.get_pv(b)) if found else "no", flush=True)
 """
+
+# The speed set: Edo problems of a few seconds to a minute for both solvers, so that node
+# rates are measured on real search rather than on start-up or on a timeout.
+SPEED_SET = ["zukou-001", "zukou-017", "zukou-023", "zukou-031", "zukou-090", "zukou-091",
+             "zukou-099", "zukou-100", "musou-010", "musou-030", "musou-067"]
 
 
 def run_kanju(a, sfen):
@@ -56,43 +68,69 @@ def run_osl(a, sfen):
         out = subprocess.run([sys.executable, "-c", OSL_CHILD, sfen], capture_output=True,
                              text=True, timeout=a.time).stdout.strip()
     except subprocess.TimeoutExpired:
-        return "timeout", time.time() - t0, 0
+        return "timeout", time.time() - t0, 0, None
     secs = time.time() - t0
-    if out == "no" or not out:
-        return "no (gave up or disproved)", secs, 0
-    moves = out.split()
-    return ("mate" if replay(sfen, moves) == "mate" else "BAD-MATE"), secs, len(moves)
+    lines = out.splitlines()
+    nodes = int(lines[0]) if lines and lines[0].isdigit() else None
+    pv = lines[1] if len(lines) > 1 else ""
+    if pv == "no" or not pv:
+        return "no (gave up or disproved)", secs, 0, nodes
+    moves = pv.split()
+    return ("mate" if replay(sfen, moves) == "mate" else "BAD-MATE"), secs, len(moves), nodes
+
+
+def nps(nodes, secs):
+    return nodes / secs if nodes and secs > 0 else None
+
+
+def rate(v):
+    return f"{v / 1000:7.0f}k/s" if v else "      -  "
 
 
 def main():
     ap = argparse.ArgumentParser()
     problemfile.add_file_and_engine(ap)
-    ap.add_argument("--time", type=float, default=600)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--speed", action="store_true", help="the fixed speed set (see above)")
+    ap.add_argument("--time", type=float)
+    ap.add_argument("--threads", type=int)
     ap.add_argument("--hash", type=int, default=4096)
     ap.add_argument("--first", type=int)
     ap.add_argument("--skip", type=int, default=0)
     ap.add_argument("--json")
     a = ap.parse_args()
+    if a.time is None:
+        a.time = 60 if a.speed else 600
+    if a.threads is None:
+        a.threads = 1 if a.speed else 2
     problems = problemfile.read(a.file)[a.skip:]
+    if a.speed:
+        problems = [p for p in problems if p["name"] in SPEED_SET]
+    print(f"{len(problems)} problems, {a.time:g} s each, Kanju {a.threads} thread(s), "
+          f"hash {a.hash} MiB; OSL one thread", flush=True)
     if a.first:
         problems = problems[:a.first]
     rows = []
     for p in problems:
         kv, kt, kn, knodes = run_kanju(a, p["sfen"])
-        ov, ot, on = run_osl(a, p["sfen"])
+        ov, ot, on, onodes = run_osl(a, p["sfen"])
         rows.append(dict(name=p["name"], expected=p.get("mate_plies"), kanju=kv,
                          kanju_s=round(kt, 3), kanju_plies=kn, kanju_nodes=knodes,
-                         osl=ov, osl_s=round(ot, 3), osl_plies=on))
-        print(f"{p['name'][:34]:<34} kanju {kv:<8} {kt:8.2f}s {kn:>5}p   "
-              f"osl {ov:<8} {ot:8.2f}s {on:>5}p", flush=True)
+                         kanju_nps=nps(knodes, kt), osl=ov, osl_s=round(ot, 3),
+                         osl_plies=on, osl_nodes=onodes, osl_nps=nps(onodes, ot)))
+        r = rows[-1]
+        print(f"{p['name'][:34]:<34} kanju {kv:<8} {kt:8.2f}s {kn:>5}p {rate(r['kanju_nps'])}   "
+              f"osl {ov:<8} {ot:8.2f}s {on:>5}p {rate(r['osl_nps'])}", flush=True)
     for who in ("kanju", "osl"):
         times = [r[f"{who}_s"] for r in rows if r[who] == "mate"]
         nomate = sum(r[who] == "nomate" for r in rows)
         bad = sum(r[who] == "BAD-MATE" for r in rows)
         med = statistics.median(times) if times else 0
+        both = [r[f"{who}_nps"] for r in rows
+                if r["kanju"] == "mate" and r["osl"] == "mate" and r[f"{who}_nps"]]
+        med_nps = f"{statistics.median(both) / 1000:.0f}k nodes/s" if both else "-"
         print(f"{who}: {len(times)}/{len(rows)} proven (verified), {nomate} nomate, "
-              f"{bad} bad mates; proofs median {med:.2f}s total {sum(times):.1f}s")
+              f"{bad} bad mates; proofs median {med:.2f}s total {sum(times):.1f}s; "
+              f"median rate where both proved {med_nps}")
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, ensure_ascii=False, indent=1)
