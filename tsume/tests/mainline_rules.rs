@@ -141,6 +141,24 @@ fn a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length() {
     assert!(s.length_exact);
 }
 
+/// The drop may be taken by another piece than the checker, as long as the taker then
+/// gives check alone. Shogi Zuko 73 (published 35), after ply 25 (6g8g): the dragon on 8g
+/// checks the king on 8e across 8f. A knight dropped on 8f is taken by the horse, 6h8f,
+/// which checks from 8f; with the knight given back the king is mated as before (8e9d
+/// 8f9e …), so the drop is futile and the variation is 10 plies, as published. Taken by
+/// the dragon instead, the king escapes: a test that only lets the checker capture called
+/// the drop effective and counted 12, and the whole problem 37.
+#[test]
+fn a_drop_taken_by_another_piece_than_the_checker_can_be_futile() {
+    const VARIATION: &str = "9/9/2ls5/9/1kp6/l2+P5/1+R4+b1+r/+pp1+B1g+p+p1/9 w S3g2s4n2l12p 26";
+    for rule in [FutileRule::SameLength, FutileRule::AnyLength] {
+        let (line, s) = solve_at(VARIATION, SpareRule::Strict, rule, 16, RootMode::Defender);
+        assert_eq!(line.len(), 10, "{rule:?}: {:?}", usi(&line));
+        assert_eq!(line[0].to_usi(), "8e9d", "{rule:?}");
+        assert!(s.length_exact, "{rule:?}");
+    }
+}
+
 /// antma's futile_drops-1: the dragon takes the gold on 3b for mate in 1 (tsume length 1,
 /// strict 3); the gold it took stays in the attacker's hand and is reported (駒余り).
 #[test]

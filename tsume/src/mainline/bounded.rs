@@ -7,7 +7,7 @@
 //! the shortest proven length and the largest disproven bound: a proof within `n` holds
 //! for every larger bound, a disproof for every smaller one.
 
-use super::futile::{give_back, interposition_line, is_interposing_drop};
+use super::futile::{give_back, interposition_line, is_interposing_drop, takes_interposition};
 use crate::proof_hand::{
     and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
 };
@@ -635,7 +635,7 @@ impl<'a> Bounded<'a> {
                 let mut kids = Vec::new();
                 for &c in list.as_slice() {
                     let after = pos.play(c);
-                    if c.from() == Some(checker) && c.to() == s {
+                    if takes_interposition(c, s, checker, &after) {
                         let kind = pos.piece_on(s).expect("the dropped piece").kind();
                         if let Some(q) = give_back(&after, kind) {
                             let mut q = Node::new(q, Kind::And, m).after(c);

@@ -7,7 +7,7 @@
 //! ([`crate::SpareRule`]): two plies today, any number in the classical collections.
 
 use super::bounded::Bounded;
-use super::futile::{give_back, interposition_line, is_interposing_drop};
+use super::futile::{give_back, interposition_line, is_interposing_drop, takes_interposition};
 use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -331,10 +331,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let mut list = MoveList::new();
         after.checks(self.b.check_mode, &mut list);
         for &c in list.as_slice() {
-            if c.from() != Some(checker) || c.to() != m.to() {
+            let taken = after.play(c);
+            if !takes_interposition(c, m.to(), checker, &taken) {
                 continue;
             }
-            let Some(q) = give_back(&after.play(c), kind) else {
+            let Some(q) = give_back(&taken, kind) else {
                 continue;
             };
             if self.b.give_back_test(q, m_bound)? {

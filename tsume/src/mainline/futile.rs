@@ -7,9 +7,10 @@
 //!   (中合 / 合駒). Moving a piece already on the board onto the line (移動合) always
 //!   counts as a real defence, because capturing it changes the defender's material on
 //!   the board, not only in hand.
-//! * The drop is futile when the checker can capture the dropped piece with check and the
-//!   position after the capture, **with the captured piece put back into the defender's
-//!   hand**, is still mated. The attacker then gains nothing from the piece, nor the
+//! * The drop is futile when the attacker can capture the dropped piece with check, by
+//!   the checker or by a piece that then gives check alone, and the position after the
+//!   capture, **with the captured piece put back into the defender's hand**, is still
+//!   mated. The attacker then gains nothing from the piece, nor the
 //!   defender from the drop. How long that mate may take is [`crate::FutileRule`]'s:
 //!   within `N`, the length against the defender's other replies (Kakinoki's "the mate
 //!   goes on in the same length"), or at any length, as the classical collections count.
@@ -26,8 +27,11 @@
 //! search of the give-back position with a small node budget. A test none of them decides
 //! counts the drop as effective.
 //!
-//! Only the checker's capture is tried: it keeps the check on the same line, strictly
-//! closer to the king, so repeated futility tests always terminate.
+//! Only captures that leave the taker the sole checker are tried: the checker's own keeps
+//! the check on the same line, another piece's checks from the drop square, and any new
+//! interposition then lies strictly closer to the king, so repeated futility tests always
+//! terminate. (Shogi Zuko 73 needs the second kind: the horse, not the dragon, takes the
+//! knight dropped on 8f.)
 
 use kanju_engine::{between, Move, PieceKind, Position, Square};
 
@@ -47,6 +51,15 @@ pub(crate) fn interposition_line(pos: &Position) -> Option<(Square, kanju_engine
 /// True if `m` is a drop onto `line` (a candidate futile interposition).
 pub(crate) fn is_interposing_drop(m: Move, line: Option<(Square, kanju_engine::Bitboard)>) -> bool {
     matches!(line, Some((_, l)) if m.is_drop() && l.contains(m.to()))
+}
+
+/// True if the check `c` takes the piece just dropped on `s` against `checker` in a way the
+/// futility test counts (`after` is the position after `c`): the checker itself, or any
+/// piece that, standing on `s`, is then the only one giving check. Either way a further
+/// drop can only go between `s` and the king, strictly closer, so repeated tests end.
+pub(crate) fn takes_interposition(c: Move, s: Square, checker: Square, after: &Position) -> bool {
+    c.to() == s
+        && (c.from() == Some(checker) || after.checkers() == kanju_engine::Bitboard::from_square(s))
 }
 
 /// `pos` (defender to move, right after the attacker captured a piece of `kind`) with that
