@@ -338,7 +338,10 @@ impl<'s, 'a> Chooser<'s, 'a> {
             let Some(q) = give_back(&taken, kind) else {
                 continue;
             };
-            if self.b.give_back_test(q, m_bound)? {
+            if self
+                .b
+                .give_back_test(q, m_bound, c.from() == Some(checker))?
+            {
                 return Some(true);
             }
         }
