@@ -50,7 +50,7 @@ impl SpareRule {
 /// When an interposed drop is futile (無駄合). Either way the attacker must be able to take
 /// it with check (by the checker, or by a piece that is then the only checker), and with
 /// the piece given back to the defender the king must still be mated; the rules differ in
-/// how long that mate may take after the checker's capture (docs/rules.md).
+/// how long that mate may take (docs/rules.md).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum FutileRule {
     /// Kakinoki's: within the length of the defender's other replies, so that the mate

@@ -63,9 +63,6 @@ pub(crate) struct Node {
     pub n: i32,
     /// A futility test: the capture of an interposed piece with the piece given back.
     pub gives_back: bool,
-    /// A futility test whose capture is not the checker's: it must be mated within its
-    /// bound whatever the [`crate::FutileRule`] (see [`super::futile`]).
-    pub within_bound: bool,
     /// The move that led here from the parent, for proof and disproof hands.
     pub mv: Option<Move>,
 }
@@ -83,7 +80,6 @@ impl Node {
             kind,
             n,
             gives_back: false,
-            within_bound: false,
             mv: None,
         }
     }
@@ -297,14 +293,9 @@ impl<'a> Bounded<'a> {
         self.mate_search.is_some() && m > 0
     }
 
-    /// Whether the futility test at `node` accepts a mate at any length.
-    fn node_any_length(&self, node: &Node) -> bool {
-        !node.within_bound && self.any_length(node.n)
-    }
-
     /// A futility test's node valued by the tables' verdicts alone, if they have one.
     fn give_back_initial(&self, node: &Node) -> Option<Val> {
-        if !self.node_any_length(node) {
+        if !self.any_length(node.n) {
             return None;
         }
         let hand = node.pos.hand(self.attacker);
@@ -317,7 +308,7 @@ impl<'a> Bounded<'a> {
     /// A futility test's node after the bounded search disproved it within its horizon:
     /// the df-pn may still find the give-back position mated at a greater length.
     fn give_back_settled(&mut self, node: &Node, v: Val) -> Val {
-        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.node_any_length(node) {
+        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(node.n) {
             return v;
         }
         match self.give_back_searched(&node.pos) {
@@ -327,15 +318,18 @@ impl<'a> Bounded<'a> {
     }
 
     /// The futility test on the give-back position `q`, whose sibling defences are mated
-    /// within `m`; `by_checker` if the checker made the capture: see [`super::futile`].
-    pub fn give_back_test(&mut self, q: Position, m: i32, by_checker: bool) -> Option<bool> {
-        let any_length = by_checker && self.any_length(m);
-        if let Some(v) = any_length.then(|| self.give_back_known(&q)).flatten() {
+    /// within `m`: see [`super::futile`].
+    pub fn give_back_test(&mut self, q: Position, m: i32) -> Option<bool> {
+        if let Some(v) = self
+            .any_length(m)
+            .then(|| self.give_back_known(&q))
+            .flatten()
+        {
             return Some(v);
         }
         match self.prove(&Node::new(q.clone(), Kind::And, m))? {
             true => Some(true),
-            false => Some(any_length && self.give_back_searched(&q) == Some(true)),
+            false => Some(self.any_length(m) && self.give_back_searched(&q) == Some(true)),
         }
     }
 
@@ -548,7 +542,6 @@ impl<'a> Bounded<'a> {
             kind,
             n: len,
             gives_back: false,
-            within_bound: false,
             mv: None,
         };
         self.store(&node, Val::proven(len, pos.hand(self.attacker)));
@@ -622,7 +615,6 @@ impl<'a> Bounded<'a> {
                             },
                             n,
                             gives_back: false,
-                            within_bound: false,
                             mv: Some(m),
                         });
                     } else {
@@ -648,7 +640,6 @@ impl<'a> Bounded<'a> {
                         if let Some(q) = give_back(&after, kind) {
                             let mut q = Node::new(q, Kind::And, m).after(c);
                             q.gives_back = true;
-                            q.within_bound = c.from() != Some(checker);
                             kids.push(q);
                         }
                     }

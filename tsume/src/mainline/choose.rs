@@ -338,10 +338,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             let Some(q) = give_back(&taken, kind) else {
                 continue;
             };
-            if self
-                .b
-                .give_back_test(q, m_bound, c.from() == Some(checker))?
-            {
+            if self.b.give_back_test(q, m_bound)? {
                 return Some(true);
             }
         }

@@ -14,9 +14,6 @@
 //!   defender from the drop. How long that mate may take is [`crate::FutileRule`]'s:
 //!   within `N`, the length against the defender's other replies (Kakinoki's "the mate
 //!   goes on in the same length"), or at any length, as the classical collections count.
-//!   The any-length reading applies to the checker's capture only: after another piece's
-//!   capture the mate must go on within `N` under either rule. (Otherwise Zuko 99 and 100
-//!   lose most of their effective interpositions: 37 plies for 117, 219 for 611.)
 //!   Either way, where every reply is such a drop (`N` = 0) the capture must mate again
 //!   at once: the check is mate but for the drops, and a line may end there only if it
 //!   really is.
