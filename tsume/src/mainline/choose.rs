@@ -331,6 +331,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let mut list = MoveList::new();
         after.checks(self.b.check_mode, &mut list);
         for &c in list.as_slice() {
+            if c.to() != m.to() {
+                continue;
+            }
             let taken = after.play(c);
             if !takes_interposition(c, m.to(), checker, &taken) {
                 continue;
