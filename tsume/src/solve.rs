@@ -209,6 +209,12 @@ pub(crate) fn solve(
                     None
                 }
             };
+            // The main line's walk of the df-pn proof meets nodes whose proof the table
+            // lost: they are proved again from their children, storing new child proofs.
+            let reprove = |p: &Position, deadline: Option<Instant>, nodes: u64| {
+                let sh = follow_up(&sh, nodes, deadline);
+                (Searcher::new(&sh, 0).search_again(p).pn == 0).then_some(true)
+            };
             let setup = mainline::Setup {
                 attacker,
                 check_mode: sh.check_mode,
@@ -216,6 +222,7 @@ pub(crate) fn solve(
                 hints: &hints,
                 mate_search: (config.futile_rule == FutileRule::AnyLength)
                     .then_some(&mate_search as MateSearch),
+                reprove: &reprove,
                 hash_mb: config.hash_mb,
                 spare_gap: config.spare_rule.max_gap(),
             };

@@ -63,6 +63,8 @@ pub(crate) struct Setup<'a> {
     /// The solver's df-pn, for futility tests that ask for a mate at any length
     /// ([`crate::FutileRule::AnyLength`]); `None` asks for the same length.
     pub mate_search: Option<MateSearch<'a>>,
+    /// The solver's df-pn, to prove again a part of its proof that its table lost.
+    pub reprove: MateSearch<'a>,
     /// The solver's whole memory budget (USI_Hash), in MiB.
     pub hash_mb: usize,
     /// How many plies longer a defence ending with spare pieces may be and still rank
@@ -136,6 +138,7 @@ fn refine_here(
         stop,
         hints,
         mate_search,
+        reprove,
         hash_mb,
         spare_gap,
     } = *setup;
@@ -162,7 +165,7 @@ fn refine_here(
     );
     // The df-pn proof itself, measured under tsume rules, is such a bound when the table
     // still holds it; walking it also hands its lengths to the searches below.
-    if let Some(u) = seed::upper_bound(&mut b, root, share(deadline, 0.3), 20_000_000) {
+    if let Some(u) = seed::upper_bound(&mut b, reprove, root, share(deadline, 0.3), 20_000_000) {
         dbg_line!(
             "mainline: df-pn proof measures {u} ({:?})",
             started.elapsed()

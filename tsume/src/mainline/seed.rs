@@ -9,7 +9,7 @@
 //! length is recorded in the bounded search's table as a proof, so the searches that
 //! follow start from the whole tree instead of rebuilding it.
 
-use super::bounded::{Bounded, Hint};
+use super::bounded::{Bounded, Hint, MateSearch};
 use kanju_engine::{GenMode, MoveList, Position};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -18,11 +18,14 @@ use std::time::Instant;
 const SHORT_MATE: i32 = 9;
 /// ...with this many nodes.
 const SHORT_SEARCH_NODES: u64 = 20_000;
+/// Nodes the df-pn may spend proving again a position whose proof the table lost.
+const REPROVE_NODES: u64 = 200_000;
 
 /// The walk's state: nodes on the current path (a cycle is no proof) and nodes that
 /// failed.
 struct Walk<'w, 'a> {
     b: &'w mut Bounded<'a>,
+    reprove: MateSearch<'a>,
     on_path: HashSet<u64>,
     failed: HashSet<u64>,
     deadline: Option<Instant>,
@@ -32,14 +35,16 @@ struct Walk<'w, 'a> {
 
 /// The length of the df-pn proof of `root` under tsume rules, or `None` if the table lost
 /// part of it or the limits ran out.
-pub(crate) fn upper_bound(
-    b: &mut Bounded,
+pub(crate) fn upper_bound<'a>(
+    b: &mut Bounded<'a>,
+    reprove: MateSearch<'a>,
     root: &Position,
     deadline: Option<Instant>,
     node_limit: u64,
 ) -> Option<i32> {
     let mut w = Walk {
         b,
+        reprove,
         on_path: HashSet::new(),
         failed: HashSet::new(),
         deadline,
@@ -96,6 +101,33 @@ impl Walk<'_, '_> {
         if pos.mate_in_1().is_some() {
             return Some(1);
         }
+        if let Some(l) = self.proven_checks(pos) {
+            return Some(l);
+        }
+        if self.out_of_limits() {
+            return None;
+        }
+        // Df-pn settles short mates near the leaves from its initial estimates without
+        // storing them: a small bounded search finds them again.
+        self.b.set_limits(self.deadline, Some(SHORT_SEARCH_NODES));
+        if self.b.within(pos, SHORT_MATE) == Some(true) {
+            return self.b.proven_len(pos);
+        }
+        // Otherwise the table lost this part of the proof (an entry replaced, or the
+        // threads raced on it). One lost node would cost the whole bound, and the
+        // main line then rebuilds from nothing what df-pn had: df-pn proves the node
+        // again, usually in a few hundred nodes, and the walk goes on through the new
+        // proof.
+        if (self.reprove)(pos, self.deadline, REPROVE_NODES) == Some(true) {
+            log::debug!("seed: proved again {}", pos.to_sfen());
+            return self.proven_checks(pos);
+        }
+        None
+    }
+
+    /// The length through the first check the df-pn table proves, shortest stored proof
+    /// first, whose proof the walk can measure.
+    fn proven_checks(&mut self, pos: &Position) -> Option<i32> {
         let mut list = MoveList::new();
         pos.checks(self.b.check_mode, &mut list);
         let mut proven: Vec<(u16, Position)> = list
@@ -118,13 +150,7 @@ impl Walk<'_, '_> {
                 return None;
             }
         }
-        // Df-pn settles short mates near the leaves from its initial estimates without
-        // storing them: a small bounded search finds them again.
-        self.b.set_limits(self.deadline, Some(SHORT_SEARCH_NODES));
-        match self.b.within(pos, SHORT_MATE) {
-            Some(true) => self.b.proven_len(pos),
-            _ => None,
-        }
+        None
     }
 
     fn defender_node(&mut self, pos: &Position) -> Option<i32> {
