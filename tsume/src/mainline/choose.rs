@@ -43,6 +43,8 @@ pub(crate) struct Chooser<'s, 'a> {
     /// search that runs out counts as "not shown").
     deadline: Option<Instant>,
     test_nodes: Option<u64>,
+    /// Tests in a row that ran out of nodes (see [`Self::mated_sooner`]).
+    failed_tests: u32,
 }
 
 impl<'s, 'a> Chooser<'s, 'a> {
@@ -61,6 +63,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             spare_gap: 0,
             deadline,
             test_nodes,
+            failed_tests: 0,
         }
     }
 
@@ -113,6 +116,28 @@ impl<'s, 'a> Chooser<'s, 'a> {
         }
         self.b.set_limits(self.deadline, self.test_nodes);
         self.b.within(pos, n)
+    }
+
+    /// [`Self::mates_within`] for a test that a defence does not last longest: a
+    /// disproof. The walk meets these tests from the top bound down, where each one is
+    /// nearly the whole length problem again; every failed test halves the next one's
+    /// node budget, down to a sixty-fourth, so that the walk reaches the bounds it can
+    /// settle instead of spending its time above them. A test its search settles
+    /// restores the budget.
+    fn mated_sooner(&mut self, pos: &Position, n: i32) -> Option<bool> {
+        if self.b.proven_len(pos).is_some_and(|l| l <= n) || self.b.disproven_bound(pos) >= n {
+            return self.mates_within(pos, n);
+        }
+        let full = self.test_nodes;
+        self.test_nodes = full.map(|t| (t >> self.failed_tests.min(6)).max(1));
+        let r = self.mates_within(pos, n);
+        self.test_nodes = full;
+        self.failed_tests = if r.is_some() {
+            0
+        } else {
+            self.failed_tests + 1
+        };
+        r
     }
 
     fn attacker_node(&mut self, pos: &Position, r: i32) -> Option<Choice> {
@@ -212,7 +237,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let mut longest = Vec::new();
         for &m in &real {
             let child = pos.play(m);
-            match self.mates_within(&child, r - 3) {
+            match self.mated_sooner(&child, r - 3) {
                 _ if r - 3 < 1 => longest.push(m),
                 Some(false) => longest.push(m),
                 Some(true) => {}
@@ -221,13 +246,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
         }
         if longest.is_empty() {
-            // Only upper bounds here: take the defence with the longest proven mate.
+            // Only upper bounds here.
             self.exact = false;
-            let m = *real
-                .iter()
-                .max_by_key(|&&m| self.b.proven_len(&pos.play(m)).unwrap_or(r - 1))
-                .expect("non-empty");
-            longest.push(m);
+            longest.push(self.longest_walked(pos, &real, r)?);
         }
         let mut first: Option<Choice> = None;
         // The longest line without spare pieces that the convention had to shorten: a
@@ -269,6 +290,35 @@ impl<'s, 'a> Chooser<'s, 'a> {
         shortened.or(first)
     }
 
+    /// Where no defence at `pos` is shown to last longest: the one whose walked line is
+    /// longest. The bounds alone mislead, as an upper bound the walk below cannot reach
+    /// ends the line early, so the defences are walked in the order of their bounds until
+    /// no bound left can beat the longest line; once comparisons are out of time, the
+    /// first is taken.
+    fn longest_walked(&mut self, pos: &Position, real: &[Move], r: i32) -> Option<Move> {
+        let mut by_bound: Vec<(Move, i32)> = real
+            .iter()
+            .map(|&m| {
+                let l = self.b.proven_len(&pos.play(m)).unwrap_or(r - 1);
+                (m, l.min(r - 1))
+            })
+            .collect();
+        by_bound.sort_by_key(|&(_, l)| -l);
+        let mut best: Option<(Move, i32)> = None;
+        for (m, bound) in by_bound {
+            if let Some((_, len)) = best {
+                if len > bound || !self.may_compare() {
+                    break;
+                }
+            }
+            let sub = self.walk(&pos.play(m), r - 1)?;
+            if best.is_none_or(|(_, len)| sub.len + 1 > len) {
+                best = Some((m, sub.len + 1));
+            }
+        }
+        best.map(|(m, _)| m)
+    }
+
     /// Among the defences `moves` at `pos` (each mated within `r - 1`), the longest whose
     /// main line ends with no spare piece, each at its own exact length.
     fn longest_without_spare(
@@ -285,7 +335,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             // Step down to the exact length, so that the attacker's line below is its
             // shortest; a step the limits cut leaves an upper bound.
             while l >= 2 {
-                match self.mates_within(&child, l - 2) {
+                match self.mated_sooner(&child, l - 2) {
                     Some(true) => l = self.b.proven_len(&child).unwrap_or(l - 2).min(l - 2),
                     Some(false) => break,
                     None if self.past_deadline() => return None,

@@ -199,7 +199,15 @@ fn refine_here(
         choose::Chooser::new(&mut b, share(deadline, 0.3), line_deadline, Some(100_000));
     chooser.spare_gap = spare_gap;
     let (mut line, mut line_exact, mut spare_rule) = match chooser.line(root, best) {
-        Some(l) => (l, chooser.exact, chooser.spare_rule_used),
+        Some(l) => {
+            dbg_line!(
+                "mainline: walk at {best}: line {} exact {} ({:?})",
+                l.len(),
+                chooser.exact,
+                started.elapsed()
+            );
+            (l, chooser.exact, chooser.spare_rule_used)
+        }
         None => {
             dbg_line!("mainline: walk ran out of time, line from the tables");
             b.set_limits(deadline, Some(2_000_000));
@@ -225,18 +233,25 @@ fn refine_here(
             choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), budget);
         chooser.spare_gap = spare_gap;
         if let Some(l) = chooser.line(root, best) {
+            dbg_line!(
+                "mainline: walk at {best}: line {} exact {} ({:?})",
+                l.len(),
+                chooser.exact,
+                started.elapsed()
+            );
             line_exact = chooser.exact;
             spare_rule = chooser.spare_rule_used;
             line = l;
         } else if best != line_bound {
             // The walk ran out of time. The line at the old bound has an attacker's move
             // that a shorter mate beats; a line read off the tables at the new bound is
-            // closer to the main line when it verifies.
+            // closer to the main line when it verifies and reaches the bound. One that
+            // ends sooner has a defence that gave up early, which is further off.
             line_exact = false;
             b.set_limits(share(deadline, 0.95), Some(2_000_000));
-            if let Some(l) = choose::table_line(&b, root)
-                .filter(|l| l.len() < line.len() && verify::verify(&mut b, root, l))
-            {
+            if let Some(l) = choose::table_line(&b, root).filter(|l| {
+                (best as usize..line.len()).contains(&l.len()) && verify::verify(&mut b, root, l)
+            }) {
                 dbg_line!(
                     "mainline: line {} from the tables at the new bound",
                     l.len()
