@@ -163,3 +163,73 @@ impl Walk<'_, '_> {
         Some(len)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanju_engine::Color;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// Shogi Muso 77: mate in 11, beyond the walk's own short search.
+    const MUSO_77: &str = "9/9/9/1+P1+B5/1p2S4/+pn7/1k2G4/s8/+l1L+p1+B3 b 3G2r2s3n2l14p 1";
+
+    /// The length of `pos`'s mate by a fresh bounded search: what a df-pn table holding
+    /// the whole proof would say.
+    fn mated(pos: &Position, stop: &AtomicBool) -> Hint {
+        let no_hints = |_: &Position| Hint::Unknown;
+        let mut b = Bounded::new(Color::Black, GenMode::All, stop, &no_hints, 1 << 20);
+        match b.within(pos, 31) {
+            Some(true) => Hint::Mated(b.proven_len(pos).expect("proven") as u16),
+            _ => Hint::Unknown,
+        }
+    }
+
+    /// Walks Muso 77 over a df-pn table that has lost the whole proof, and that holds it
+    /// again once `restores` proves the root again.
+    fn walk_lost_proof(restores: bool) -> (Option<i32>, usize) {
+        let root = Position::from_sfen(MUSO_77).unwrap();
+        let stop = AtomicBool::new(false);
+        let proved_again = AtomicBool::new(false);
+        let calls = AtomicUsize::new(0);
+        let hints = |p: &Position| {
+            if proved_again.load(Ordering::Relaxed) {
+                mated(p, &stop)
+            } else {
+                Hint::Unknown
+            }
+        };
+        let reprove = |_: &Position, _: Option<Instant>, _: u64| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            proved_again.store(restores, Ordering::Relaxed);
+            restores.then_some(true)
+        };
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 24);
+        let len = upper_bound(&mut b, &reprove, &root, None, 1_000_000);
+        if let Some(l) = len {
+            assert_eq!(
+                b.proven_len(&root),
+                Some(l),
+                "the walk records what it measured"
+            );
+        }
+        (len, calls.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn a_proof_the_table_lost_is_proved_again() {
+        // Counting every drop as a defence can only lengthen the mate: 11 or more.
+        let (len, calls) = walk_lost_proof(true);
+        assert!(len.is_some_and(|l| l >= 11 && l % 2 == 1), "{len:?}");
+        assert_eq!(
+            calls, 1,
+            "one re-proof at the root restores the whole proof"
+        );
+    }
+
+    #[test]
+    fn a_proof_lost_for_good_gives_no_bound() {
+        let (len, calls) = walk_lost_proof(false);
+        assert_eq!(len, None);
+        assert_eq!(calls, 1);
+    }
+}
