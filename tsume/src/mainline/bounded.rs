@@ -163,6 +163,10 @@ pub(crate) type Hints<'a> = &'a (dyn Fn(&Position) -> Hint + Sync);
 pub(crate) type MateSearch<'a> =
     &'a (dyn Fn(&Position, Option<Instant>, u64) -> Option<bool> + Sync);
 
+/// The solver's df-pn proving `pos` again from its children, within a deadline and a
+/// node budget, so that its table holds the child proofs once more: whether it did.
+pub(crate) type Reprove<'a> = &'a (dyn Fn(&Position, Option<Instant>, u64) -> bool + Sync);
+
 /// Nodes the df-pn may spend on one give-back position.
 /// Results hardly depend on it (1,000 to 20,000 gave the same lengths on the Edo problems
 /// the rule decides), and most tests need far fewer.

@@ -105,17 +105,25 @@ impl<'s, 'a> Chooser<'s, 'a> {
 
     /// Proven within `n`, searching if the table does not say.
     fn mates_within(&mut self, pos: &Position, n: i32) -> Option<bool> {
-        if self.b.proven_len(pos).is_some_and(|l| l <= n) {
-            return Some(true);
-        }
-        if self.b.disproven_bound(pos) >= n {
-            return Some(false);
+        if let Some(known) = self.known_within(pos, n) {
+            return Some(known);
         }
         if self.past_deadline() {
             return None;
         }
         self.b.set_limits(self.deadline, self.test_nodes);
         self.b.within(pos, n)
+    }
+
+    /// Mate within `n` from `pos` as the tables already say, if they do.
+    fn known_within(&self, pos: &Position, n: i32) -> Option<bool> {
+        if self.b.proven_len(pos).is_some_and(|l| l <= n) {
+            Some(true)
+        } else if self.b.disproven_bound(pos) >= n {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// [`Self::mates_within`] for a test that a defence does not last longest: a
@@ -125,8 +133,8 @@ impl<'s, 'a> Chooser<'s, 'a> {
     /// settle instead of spending its time above them. A test its search settles
     /// restores the budget.
     fn mated_sooner(&mut self, pos: &Position, n: i32) -> Option<bool> {
-        if self.b.proven_len(pos).is_some_and(|l| l <= n) || self.b.disproven_bound(pos) >= n {
-            return self.mates_within(pos, n);
+        if let Some(known) = self.known_within(pos, n) {
+            return Some(known);
         }
         let full = self.test_nodes;
         self.test_nodes = full.map(|t| (t >> self.failed_tests.min(6)).max(1));

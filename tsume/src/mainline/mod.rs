@@ -22,7 +22,7 @@ macro_rules! dbg_line {
         log::debug!($($t)*)
     };
 }
-use bounded::Bounded;
+use bounded::{Bounded, Reprove};
 pub(crate) use bounded::{Hint, Hints, MateSearch};
 use kanju_engine::{Color, GenMode, Move, Position};
 use std::sync::atomic::AtomicBool;
@@ -64,7 +64,7 @@ pub(crate) struct Setup<'a> {
     /// ([`crate::FutileRule::AnyLength`]); `None` asks for the same length.
     pub mate_search: Option<MateSearch<'a>>,
     /// The solver's df-pn, to prove again a part of its proof that its table lost.
-    pub reprove: MateSearch<'a>,
+    pub reprove: Reprove<'a>,
     /// The solver's whole memory budget (USI_Hash), in MiB.
     pub hash_mb: usize,
     /// How many plies longer a defence ending with spare pieces may be and still rank
@@ -91,6 +91,15 @@ pub(crate) fn refine(
             .ok()
             .flatten()
     })
+}
+
+/// The debug log's line for a finished walk.
+fn log_walk(bound: i32, line: &[Move], exact: bool, started: Instant) {
+    dbg_line!(
+        "mainline: walk at {bound}: line {} exact {exact} ({:?})",
+        line.len(),
+        started.elapsed()
+    );
 }
 
 /// A point `frac` of the way from now to `deadline`.
@@ -200,12 +209,7 @@ fn refine_here(
     chooser.spare_gap = spare_gap;
     let (mut line, mut line_exact, mut spare_rule) = match chooser.line(root, best) {
         Some(l) => {
-            dbg_line!(
-                "mainline: walk at {best}: line {} exact {} ({:?})",
-                l.len(),
-                chooser.exact,
-                started.elapsed()
-            );
+            log_walk(best, &l, chooser.exact, started);
             (l, chooser.exact, chooser.spare_rule_used)
         }
         None => {
@@ -233,12 +237,7 @@ fn refine_here(
             choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), budget);
         chooser.spare_gap = spare_gap;
         if let Some(l) = chooser.line(root, best) {
-            dbg_line!(
-                "mainline: walk at {best}: line {} exact {} ({:?})",
-                l.len(),
-                chooser.exact,
-                started.elapsed()
-            );
+            log_walk(best, &l, chooser.exact, started);
             line_exact = chooser.exact;
             spare_rule = chooser.spare_rule_used;
             line = l;

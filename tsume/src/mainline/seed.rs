@@ -9,7 +9,7 @@
 //! length is recorded in the bounded search's table as a proof, so the searches that
 //! follow start from the whole tree instead of rebuilding it.
 
-use super::bounded::{Bounded, Hint, MateSearch};
+use super::bounded::{Bounded, Hint, Reprove};
 use kanju_engine::{GenMode, MoveList, Position};
 use std::collections::HashSet;
 use std::time::Instant;
@@ -25,7 +25,7 @@ const REPROVE_NODES: u64 = 200_000;
 /// failed.
 struct Walk<'w, 'a> {
     b: &'w mut Bounded<'a>,
-    reprove: MateSearch<'a>,
+    reprove: Reprove<'a>,
     on_path: HashSet<u64>,
     failed: HashSet<u64>,
     deadline: Option<Instant>,
@@ -37,7 +37,7 @@ struct Walk<'w, 'a> {
 /// part of it or the limits ran out.
 pub(crate) fn upper_bound<'a>(
     b: &mut Bounded<'a>,
-    reprove: MateSearch<'a>,
+    reprove: Reprove<'a>,
     root: &Position,
     deadline: Option<Instant>,
     node_limit: u64,
@@ -116,9 +116,8 @@ impl Walk<'_, '_> {
         // Otherwise the table lost this part of the proof (an entry replaced, or the
         // threads raced on it). One lost node would cost the whole bound, and the
         // main line then rebuilds from nothing what df-pn had: df-pn proves the node
-        // again, usually in a few hundred nodes, and the walk goes on through the new
-        // proof.
-        if (self.reprove)(pos, self.deadline, REPROVE_NODES) == Some(true) {
+        // again, and the walk goes on through the new proof.
+        if (self.reprove)(pos, self.deadline, REPROVE_NODES) {
             log::debug!("seed: proved again {}", pos.to_sfen());
             return self.proven_checks(pos);
         }
@@ -201,7 +200,7 @@ mod tests {
         let reprove = |_: &Position, _: Option<Instant>, _: u64| {
             calls.fetch_add(1, Ordering::Relaxed);
             proved_again.store(restores, Ordering::Relaxed);
-            restores.then_some(true)
+            restores
         };
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 24);
         let len = upper_bound(&mut b, &reprove, &root, None, 1_000_000);
