@@ -102,12 +102,49 @@ struct Frame {
     snda: [u16; SNDA_MOVES],
 }
 
-/// One thread's search state.
-pub(crate) struct Searcher<'a> {
-    pub sh: &'a Shared<'a>,
+/// A searcher's working memory: a few megabytes, which cost more to allocate and fault in
+/// than a short search does. The main line's futility tests run thousands of searches of
+/// a few thousand nodes each, so a thread keeps its last searcher's scratch for its next.
+struct Scratch {
     children: Vec<Child>,
     path: PathSet,
     frames: Vec<Frame>,
+}
+
+impl Scratch {
+    /// A placeholder that allocates nothing, for a searcher that gave its scratch away.
+    fn empty() -> Box<Scratch> {
+        Box::new(Scratch {
+            children: Vec::new(),
+            path: PathSet::empty(),
+            frames: Vec::new(),
+        })
+    }
+
+    fn new() -> Box<Scratch> {
+        Box::new(Scratch {
+            children: Vec::with_capacity(1 << 16),
+            path: PathSet::new(),
+            frames: vec![
+                Frame {
+                    mv: Move::NONE,
+                    snda: [0; SNDA_MOVES]
+                };
+                PathSet::CAPACITY + 2
+            ],
+        })
+    }
+}
+
+thread_local! {
+    static SPARE_SCRATCH: std::cell::Cell<Option<Box<Scratch>>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// One thread's search state.
+pub(crate) struct Searcher<'a> {
+    pub sh: &'a Shared<'a>,
+    scratch: Box<Scratch>,
     /// Nodes this thread searched.
     pub nodes: u64,
     unflushed: u64,
@@ -120,20 +157,25 @@ pub(crate) struct Searcher<'a> {
     thread: usize,
 }
 
+impl Drop for Searcher<'_> {
+    /// Hands the scratch on to the thread's next searcher. A search always unwinds its path,
+    /// so an empty path is the normal case; a scratch left otherwise is dropped.
+    fn drop(&mut self) {
+        if self.scratch.path.is_empty() {
+            let scratch = std::mem::replace(&mut self.scratch, Scratch::empty());
+            SPARE_SCRATCH.set(Some(scratch));
+        }
+    }
+}
+
 impl<'a> Searcher<'a> {
     /// A searcher for thread `thread`.
     pub fn new(sh: &'a Shared<'a>, thread: usize) -> Searcher<'a> {
+        let mut scratch = SPARE_SCRATCH.take().unwrap_or_else(Scratch::new);
+        scratch.children.clear();
         Searcher {
             sh,
-            children: Vec::with_capacity(1 << 16),
-            path: PathSet::new(),
-            frames: vec![
-                Frame {
-                    mv: Move::NONE,
-                    snda: [0; SNDA_MOVES]
-                };
-                PathSet::CAPACITY + 2
-            ],
+            scratch,
             nodes: 0,
             unflushed: 0,
             aborted: false,
@@ -284,9 +326,9 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let start = self.children.len();
+        let start = self.scratch.children.len();
         self.expand(pos, depth, or_node, key, hand);
-        let end = self.children.len();
+        let end = self.scratch.children.len();
         if start == end {
             // No check to give, or no evasion: the node is decided here.
             let r = if or_node {
@@ -313,15 +355,15 @@ impl<'a> Searcher<'a> {
             return r;
         }
 
-        self.path.push(key, hand, depth);
-        self.frames[depth as usize].snda = me.snda;
+        self.scratch.path.push(key, hand, depth);
+        self.scratch.frames[depth as usize].snda = me.snda;
 
         let mut first = true;
         let mut last = (me.pn.max(1), me.dn.max(1));
         let mut s;
         loop {
-            let snda = self.frames[depth as usize].snda;
-            s = summarize(&self.children[start..end], or_node, md, &snda);
+            let snda = self.scratch.frames[depth as usize].snda;
+            s = summarize(&self.scratch.children[start..end], or_node, md, &snda);
             if s.pn == 0 || s.dn == 0 {
                 break;
             }
@@ -347,12 +389,12 @@ impl<'a> Searcher<'a> {
             first = false;
 
             let bi = start + s.best;
-            let c = self.children[bi];
+            let c = self.scratch.children[bi];
             let (cth_pn, cth_dn) = self.child_thresholds(or_node, &s, &c, th_pn, th_dn);
-            self.frames[depth as usize].mv = c.mv;
+            self.scratch.frames[depth as usize].mv = c.mv;
             let cpos = pos.play(c.mv);
             let r = self.search(&cpos, depth + 1, &c, (key, hand, c.mv), cth_pn, cth_dn, inc);
-            let ch = &mut self.children[bi];
+            let ch = &mut self.scratch.children[bi];
             ch.pn = r.pn;
             ch.dn = r.dn;
             ch.res_hand = r.hand;
@@ -362,7 +404,7 @@ impl<'a> Searcher<'a> {
             ch.flags &= !NEW;
             ch.md = ch.md.min(depth + 1);
             if !or_node && r.pn == 0 {
-                reveal_chain(&mut self.children[start..end], s.best);
+                reveal_chain(&mut self.scratch.children[start..end], s.best);
             }
         }
 
@@ -389,8 +431,8 @@ impl<'a> Searcher<'a> {
         } else {
             self.store_unknown(key, hand, s.pn, s.dn, md, amount, parent, depth);
         }
-        self.path.pop(key, hand);
-        self.children.truncate(start);
+        self.scratch.path.pop(key, hand);
+        self.scratch.children.truncate(start);
         r
     }
 
@@ -442,7 +484,7 @@ impl<'a> Searcher<'a> {
         } else {
             pos.legal_moves_with(GenMode::All, &mut moves);
         }
-        let start = self.children.len();
+        let start = self.scratch.children.len();
         let mut any_drop = false;
         let mut any_promotion = false;
         // Pass 1: keys, repetitions and estimates; prefetch every cluster so that the
@@ -452,7 +494,7 @@ impl<'a> Searcher<'a> {
             let chand = pos.hand_after(attacker, m);
             sh.table.prefetch(ckey);
             let mut c = Child::new(ckey, m, chand);
-            if let Some(d) = self.path.repetition(ckey, chand) {
+            if let Some(d) = self.scratch.path.repetition(ckey, chand) {
                 // Repetition, exact or dominated: lost for the attacker, on this path.
                 c.pn = INF;
                 c.dn = 0;
@@ -462,15 +504,15 @@ impl<'a> Searcher<'a> {
             }
             any_drop |= m.is_drop();
             any_promotion |= m.is_promotion();
-            self.children.push(c);
+            self.scratch.children.push(c);
         }
         let delayed = !or_node && (any_drop || any_promotion);
         if delayed {
-            link_delayed(pos, &mut self.children[start..]);
+            link_delayed(pos, &mut self.scratch.children[start..]);
         }
         // Pass 2: the table.
-        for i in start..self.children.len() {
-            let mut c = self.children[i];
+        for i in start..self.scratch.children.len() {
+            let mut c = self.scratch.children[i];
             if c.rep_dep != NO_DEP {
                 continue;
             }
@@ -536,10 +578,10 @@ impl<'a> Searcher<'a> {
             {
                 self.detect_source(p.parent_key, p.parent_hand, p.parent_move, depth, m);
             }
-            self.children[i] = c;
+            self.scratch.children[i] = c;
         }
         if delayed {
-            reveal_settled(&mut self.children[start..]);
+            reveal_settled(&mut self.scratch.children[start..]);
         }
     }
 
@@ -548,14 +590,14 @@ impl<'a> Searcher<'a> {
     /// a source whose two moves lead to the same descendant.
     fn detect_source(&mut self, mut pk: u64, mut ph: Hand, mut pm: u16, depth: u16, current: Move) {
         for _ in 0..SNDA_WALK {
-            if let Some(d) = self.path.depth_of(pk, ph) {
+            if let Some(d) = self.scratch.path.depth_of(pk, ph) {
                 let via = if d == depth {
                     current
                 } else {
-                    self.frames[d as usize].mv
+                    self.scratch.frames[d as usize].mv
                 };
                 if via.bits() != pm && pm != 0 {
-                    let f = &mut self.frames[d as usize];
+                    let f = &mut self.scratch.frames[d as usize];
                     add_move(&mut f.snda, via.bits());
                     add_move(&mut f.snda, pm);
                 }
@@ -593,7 +635,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn proof_of(&self, pos: &Position, or_node: bool, start: usize, end: usize, r: &mut Res) {
-        let cs = &self.children[start..end];
+        let cs = &self.scratch.children[start..end];
         let actual = r.hand;
         if or_node {
             // The shortest proven mate among the children.
@@ -628,7 +670,7 @@ impl<'a> Searcher<'a> {
         end: usize,
         r: &mut Res,
     ) {
-        let cs = &self.children[start..end];
+        let cs = &self.scratch.children[start..end];
         let actual = r.hand;
         let mut dep = NO_DEP;
         if or_node {
@@ -696,7 +738,7 @@ impl<'a> Searcher<'a> {
             parent_key: parent.0,
             parent_hand: parent.1,
             parent_move: parent.2,
-            snda: self.frames[depth as usize].snda,
+            snda: self.scratch.frames[depth as usize].snda,
         };
         self.sh.table.store(key, &s);
     }

@@ -39,6 +39,16 @@ impl PathSet {
         }
     }
 
+    /// A set with no slots, holding nothing: a placeholder that allocates nothing.
+    pub fn empty() -> PathSet {
+        PathSet {
+            keys: Box::new([]),
+            hands: Box::new([]),
+            depths: Box::new([]),
+            len: 0,
+        }
+    }
+
     #[inline(always)]
     fn home(key: u64) -> usize {
         (key.wrapping_mul(0xff51_afd7_ed55_8ccd) >> (64 - BITS)) as usize
@@ -111,6 +121,11 @@ impl PathSet {
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether the path holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
