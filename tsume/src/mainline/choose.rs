@@ -115,6 +115,15 @@ impl<'s, 'a> Chooser<'s, 'a> {
         self.b.within(pos, n)
     }
 
+    /// [`Self::mates_within`] with a sixty-fourth of the node budget.
+    fn mates_within_cheaply(&mut self, pos: &Position, n: i32) -> Option<bool> {
+        let full = self.test_nodes;
+        self.test_nodes = full.map(|t| (t >> 6).max(1));
+        let r = self.mates_within(pos, n);
+        self.test_nodes = full;
+        r
+    }
+
     /// Mate within `n` from `pos` as the tables already say, if they do.
     fn known_within(&self, pos: &Position, n: i32) -> Option<bool> {
         if self.b.proven_len(pos).is_some_and(|l| l <= n) {
@@ -163,9 +172,18 @@ impl<'s, 'a> Chooser<'s, 'a> {
             .collect();
         moves.sort_by_key(|&(_, known)| !known);
         let mut first: Option<Choice> = None;
-        for (m, _) in moves {
+        for (m, known) in moves {
             let child = pos.play(m);
-            match self.mates_within(&child, r - 1) {
+            // Once a mate is in hand, the others are only compared for spare pieces. In a
+            // sound problem the attacker's mate is unique but near the end, so a check the
+            // table does not already prove gets a small search: short mates still show,
+            // and the walk does not spend a full test on every check of every node.
+            let found = if first.is_some() && !known {
+                self.mates_within_cheaply(&child, r - 1)
+            } else {
+                self.mates_within(&child, r - 1)
+            };
+            match found {
                 Some(true) => {}
                 Some(false) => continue,
                 None if self.past_deadline() => return None,
