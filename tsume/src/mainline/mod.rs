@@ -50,6 +50,9 @@ fn mainline_bytes(hash_mb: usize) -> usize {
     (hash_mb / 4).max(1).saturating_mul(1 << 20)
 }
 
+/// Nodes for the test of a walked line's length as the bound (see `refine_here`).
+const GUESS_NODES: u64 = 2_000_000;
+
 /// Stack for the walk: lines of thousands of plies recurse that deep.
 const STACK_BYTES: usize = 1 << 30;
 
@@ -128,8 +131,18 @@ fn step_down(
                 best = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
                 dbg_line!("mainline: mate within {best} ({} nodes)", b.nodes);
             }
-            Some(false) => return (best, true),
-            None => return (best, false),
+            Some(false) => {
+                dbg_line!("mainline: no mate within {} ({} nodes)", best - 2, b.nodes);
+                return (best, true);
+            }
+            None => {
+                dbg_line!(
+                    "mainline: within {} undecided ({} nodes)",
+                    best - 2,
+                    b.nodes
+                );
+                return (best, false);
+            }
         }
     }
     (best, true)
@@ -225,6 +238,21 @@ fn refine_here(
     //    infinite`) it ends only with the exact length.
     let line_bound = best;
     let mut best = best;
+    // A walked line shorter than its bound, where no 駒余り choice shortened it, followed
+    // defences known only by upper bounds: its length is a guess at the problem's, and a
+    // proof of mate within it skips the steps above it, each of which is a search of
+    // nearly the whole problem. A wrong guess costs one budgeted search.
+    let guess = line.len() as i32;
+    if !exact && !spare_rule && guess < best && guess >= min_len {
+        b.set_limits(share(deadline, 0.5), Some(GUESS_NODES));
+        if b.within(root, guess) == Some(true) {
+            best = b.proven_len(root).unwrap_or(guess).min(guess);
+            dbg_line!(
+                "mainline: mate within {best}, the walked line's length ({} nodes)",
+                b.nodes
+            );
+        }
+    }
     if !exact {
         (best, exact) = step_down(&mut b, root, best, min_len, |b| {
             b.set_limits(share(deadline, 0.8), None)
