@@ -115,10 +115,10 @@ impl<'s, 'a> Chooser<'s, 'a> {
         self.b.within(pos, n)
     }
 
-    /// [`Self::mates_within`] with a sixty-fourth of the node budget.
-    fn mates_within_cheaply(&mut self, pos: &Position, n: i32) -> Option<bool> {
+    /// [`Self::mates_within`] with the node budget divided by `2^shift`.
+    fn mates_within_reduced(&mut self, pos: &Position, n: i32, shift: u32) -> Option<bool> {
         let full = self.test_nodes;
-        self.test_nodes = full.map(|t| (t >> 6).max(1));
+        self.test_nodes = full.map(|t| (t >> shift).max(1));
         let r = self.mates_within(pos, n);
         self.test_nodes = full;
         r
@@ -145,10 +145,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         if let Some(known) = self.known_within(pos, n) {
             return Some(known);
         }
-        let full = self.test_nodes;
-        self.test_nodes = full.map(|t| (t >> self.failed_tests.min(6)).max(1));
-        let r = self.mates_within(pos, n);
-        self.test_nodes = full;
+        let r = self.mates_within_reduced(pos, n, self.failed_tests.min(6));
         self.failed_tests = if r.is_some() {
             0
         } else {
@@ -179,7 +176,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             // table does not already prove gets a small search: short mates still show,
             // and the walk does not spend a full test on every check of every node.
             let found = if first.is_some() && !known {
-                self.mates_within_cheaply(&child, r - 1)
+                self.mates_within_reduced(&child, r - 1, 6)
             } else {
                 self.mates_within(&child, r - 1)
             };
