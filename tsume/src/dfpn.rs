@@ -113,16 +113,16 @@ struct Scratch {
 
 impl Scratch {
     /// A placeholder that allocates nothing, for a searcher that gave its scratch away.
-    fn empty() -> Box<Scratch> {
-        Box::new(Scratch {
+    fn empty() -> Scratch {
+        Scratch {
             children: Vec::new(),
             path: PathSet::empty(),
             frames: Vec::new(),
-        })
+        }
     }
 
-    fn new() -> Box<Scratch> {
-        Box::new(Scratch {
+    fn new() -> Scratch {
+        Scratch {
             children: Vec::with_capacity(1 << 16),
             path: PathSet::new(),
             frames: vec![
@@ -132,19 +132,20 @@ impl Scratch {
                 };
                 PathSet::CAPACITY + 2
             ],
-        })
+        }
     }
 }
 
 thread_local! {
-    static SPARE_SCRATCH: std::cell::Cell<Option<Box<Scratch>>> =
+    static SPARE_SCRATCH: std::cell::Cell<Option<Scratch>> =
         const { std::cell::Cell::new(None) };
 }
 
 /// One thread's search state.
 pub(crate) struct Searcher<'a> {
     pub sh: &'a Shared<'a>,
-    scratch: Box<Scratch>,
+    /// Held by value, not boxed: the search reaches it at every node.
+    scratch: Scratch,
     /// Nodes this thread searched.
     pub nodes: u64,
     unflushed: u64,

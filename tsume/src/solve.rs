@@ -213,6 +213,8 @@ pub(crate) fn solve(
             // lost: they are proved again from their children, storing new child proofs.
             let reprove = |p: &Position, deadline: Option<Instant>, nodes: u64| {
                 let sh = follow_up(&sh, nodes, deadline);
+                // Bound first: the searcher hands its scratch back when dropped, and must
+                // drop before the `sh` it borrows.
                 let proved = Searcher::new(&sh, 0).search_again(p).pn == 0;
                 proved
             };
