@@ -2,20 +2,28 @@
 //! free the entries whose subtrees were cheapest to search, since they are the cheapest
 //! to search again. Entries the caller names (the proof of the current main line) stay.
 
-use crate::table::Table;
-use kanju_engine::Hand;
+use crate::table::{Table, BOARD_BITS};
 
 impl Table {
-    /// Frees about `fraction` of the used entries, cheapest first, keeping those for
-    /// which `keep` says so. Returns the number freed.
-    pub(crate) fn collect(&self, fraction: f64, keep: &dyn Fn(u64, Hand) -> bool) -> usize {
+    /// Frees about `fraction` of the used entries, earlier searches' first, then the
+    /// cheapest, keeping those whose board is in `keep` (board keys). Returns the number
+    /// freed.
+    pub(crate) fn collect(&self, fraction: f64, keep: &[u64]) -> usize {
+        // Slots keep only a key's board bits.
+        let mut keep: Vec<u64> = keep.iter().map(|&k| k & BOARD_BITS).collect();
+        keep.sort_unstable();
+        let kept = |slot: u64| keep.binary_search(&(slot & BOARD_BITS)).is_ok();
         let threshold = self.amount_quantile(fraction);
         let mut freed = 0;
         for ci in 0..self.len() {
             let mut c = self.lock_index(ci);
             for i in 0..c.keys.len() {
                 let k = c.keys[i];
-                if k != 0 && c.entries[i].amount <= threshold && !keep(k, c.entries[i].hand) {
+                if k == 0 {
+                    continue;
+                }
+                let cheap = self.is_old(k) || c.entries[i].amount <= threshold;
+                if cheap && !kept(k) {
                     c.keys[i] = 0;
                     freed += 1;
                 }
@@ -25,16 +33,19 @@ impl Table {
     }
 
     /// The effort below which about `fraction` of the used entries lie, from a sample.
+    /// Earlier searches' entries count as no effort: they go first.
     fn amount_quantile(&self, fraction: f64) -> u32 {
         let step = (self.len() / 4096).max(1);
         let mut sample = Vec::with_capacity(4096 * 8);
         for ci in (0..self.len()).step_by(step) {
             let c = self.lock_index(ci);
-            sample.extend(
-                (0..c.keys.len())
-                    .filter(|&i| c.keys[i] != 0)
-                    .map(|i| c.entries[i].amount),
-            );
+            sample.extend((0..c.keys.len()).filter(|&i| c.keys[i] != 0).map(|i| {
+                if self.is_old(c.keys[i]) {
+                    0
+                } else {
+                    c.entries[i].amount
+                }
+            }));
         }
         if sample.is_empty() {
             return 0;
@@ -99,8 +110,7 @@ mod tests {
             assert_eq!(t.probe(k, Hand::EMPTY, 1, 1).pn, 0, "stored {k:x}");
         }
         let before = t.hashfull();
-        let keep = |k: u64, _h: Hand| line.contains(&k);
-        let freed = t.collect(0.5, &keep);
+        let freed = t.collect(0.5, &line);
         assert!(freed > 0);
         assert!(t.hashfull() < before);
         for &k in &line {

@@ -93,6 +93,8 @@ pub(crate) fn solve(
     let max_depth = limits
         .max_mate_len
         .map_or(cap, |l| l.saturating_add(1).min(cap)) as u16;
+    // What the table holds is now an earlier search's (see `table`).
+    table.new_search();
     let sh = Shared {
         table,
         stop,

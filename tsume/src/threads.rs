@@ -77,8 +77,7 @@ pub(crate) fn run(
                 if sh.table.hashfull() >= GC_AT {
                     let line = pv::best_line(&watcher, root, 256);
                     let keep = protected_keys(&watcher, root, &line);
-                    sh.table
-                        .collect(0.5, &|k, _h| keep.binary_search(&k).is_ok());
+                    sh.table.collect(0.5, &keep);
                 }
             }
             if !progress_interval.is_zero() && last_progress.elapsed() >= progress_interval {
@@ -114,7 +113,6 @@ fn protected_keys(watcher: &Searcher, root: &Position, line: &[Move]) -> Vec<u64
         pos = pos.play(m);
         keys.push(watcher.sh.key_of(&pos));
     }
-    keys.sort_unstable();
     keys
 }
 
