@@ -145,7 +145,6 @@ impl Position {
         let discoverers = self.blockers(us, ek) & own;
 
         // check_sq[k]: squares from which a piece of ours of kind k attacks the enemy king.
-        // check_sq[k]: squares from which a piece of ours of kind k attacks the enemy king.
         // Slider rays are walked only if we have that slider, on the board or in hand.
         let hand = self.hand(us);
         let mut check_sq = [Bitboard::EMPTY; 14];
