@@ -226,7 +226,7 @@ fn refine_here(
             (l, chooser.exact, chooser.spare_rule_used)
         }
         None => {
-            dbg_line!("mainline: walk ran out of time, line from the tables");
+            dbg_line!("mainline: no walked line (out of time, or its proofs left the tables), line from the tables");
             b.set_limits(deadline, Some(2_000_000));
             let l = choose::table_line(&b, root).filter(|l| verify::verify(&mut b, root, l));
             (l?, false, false)
