@@ -52,7 +52,7 @@ fn tag(key: u64, generation: u8) -> u64 {
 
 /// True if `slot` holds board `key` (in any generation).
 #[inline(always)]
-pub(crate) fn holds(slot: u64, key: u64) -> bool {
+fn holds(slot: u64, key: u64) -> bool {
     slot != 0 && (slot ^ key) & BOARD_BITS == 0
 }
 
@@ -63,11 +63,18 @@ fn generation_of(slot: u64) -> u8 {
 }
 
 impl Cluster {
-    /// Makes slot `i` the current search's: an answer this search uses is worth keeping.
+    /// Makes slot `i` the current search's, since this search uses it. An earlier search
+    /// measured its minimal distance and parent from another root: they are forgotten. Its
+    /// numbers, hand, length and SNDA moves belong to the position and stay.
     #[inline(always)]
     fn renew(&mut self, i: usize, generation: u8) {
         if generation_of(self.keys[i]) != generation {
             self.keys[i] = tag(self.keys[i], generation);
+            let e = &mut self.entries[i];
+            e.md = u16::MAX;
+            e.parent_key = 0;
+            e.parent_hand = Hand::EMPTY;
+            e.parent_move = 0;
         }
     }
 }
@@ -303,16 +310,7 @@ impl Table {
                     return Probe::terminal(&c.entries[i]);
                 }
             } else if e.hand == hand {
-                if generation_of(c.keys[i]) != generation {
-                    // Measured from another root: the distance and the parent mean nothing
-                    // here. The numbers and the SNDA moves belong to the position.
-                    c.keys[i] = tag(key, generation);
-                    let e = &mut c.entries[i];
-                    e.md = u16::MAX;
-                    e.parent_key = 0;
-                    e.parent_hand = Hand::EMPTY;
-                    e.parent_move = 0;
-                }
+                c.renew(i, generation);
                 let e = &c.entries[i];
                 r.pn = e.pn;
                 r.dn = e.dn;
@@ -391,9 +389,10 @@ impl Table {
                 && (e.dn == 0) == disproven
         });
         let (idx, fresh) = match same {
-            // An earlier search's entry for the position: its numbers are overwritten
-            // below, and its distance and parent are another root's.
-            Some(i) => (i, generation_of(c.keys[i]) != generation),
+            Some(i) => {
+                c.renew(i, generation);
+                (i, false)
+            }
             None => match c.keys.iter().position(|&k| k == 0) {
                 Some(i) => (i, true),
                 None => {
