@@ -24,7 +24,7 @@ pub(crate) const DROPS: u32 = 8;
 pub(crate) const PLIES_PER_PN: u32 = 8;
 
 /// Counts over the moves of a path from the search root up to some depth.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub(crate) struct Churn {
     /// Drops among the moves.
     drops: u32,
