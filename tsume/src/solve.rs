@@ -15,9 +15,25 @@ use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// A salt from the set of pieces in play. Pieces are conserved inside one search, so the
-/// board and the attacker's hand then determine the defender's hand; the salt keeps
-/// problems with different piece sets (incomplete defender hands) apart in one table.
+/// The salt of a search's table keys: the piece set, the attacker and the checks generated.
+///
+/// Pieces are conserved inside one search, so the board and the attacker's hand then
+/// determine the defender's hand; the salt keeps problems with different piece sets
+/// (incomplete defender hands) apart in one table. The attacker's hand means another
+/// position when the other side attacks, and a disproof found without the non-promotions
+/// of [`GenMode::Standard`] does not hold with them, so those two are mixed in too.
+fn key_salt(pos: &Position, attacker: Color, check_mode: GenMode) -> u64 {
+    let mut salt = piece_set_salt(pos);
+    if attacker == Color::White {
+        salt ^= 0x6a09_e667_f3bc_c908;
+    }
+    if check_mode == GenMode::All {
+        salt ^= 0xbb67_ae85_84ca_a73b;
+    }
+    salt
+}
+
+/// A hash of the set of pieces in play.
 fn piece_set_salt(pos: &Position) -> u64 {
     let mut counts = [0u64; 8];
     for sq in Square::all() {
@@ -95,6 +111,11 @@ pub(crate) fn solve(
         .map_or(cap, |l| l.saturating_add(1).min(cap)) as u16;
     // What the table holds is now an earlier search's (see `table`).
     table.new_search();
+    let check_mode = if config.generate_all_moves {
+        GenMode::All
+    } else {
+        GenMode::Standard
+    };
     let sh = Shared {
         table,
         stop,
@@ -104,12 +125,8 @@ pub(crate) fn solve(
         deadline: limits.time.map(|t| start + t),
         reason: Mutex::new(None),
         attacker,
-        salt: piece_set_salt(pos),
-        check_mode: if config.generate_all_moves {
-            GenMode::All
-        } else {
-            GenMode::Standard
-        },
+        salt: key_salt(pos, attacker, check_mode),
+        check_mode,
         max_depth,
     };
     let run = threads::run(
@@ -262,5 +279,31 @@ pub(crate) fn solve(
                 .unwrap_or(UnknownReason::TableFull);
             unknown(r, nodes, start.elapsed())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One table may serve a search for either side, with or without the non-promotions:
+    /// an entry of one must never be read as the other's, where the attacker's hand and a
+    /// disproof mean other things.
+    #[test]
+    fn table_keys_differ_by_attacker_and_check_mode() {
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1")
+            .expect("a legal position");
+        let salts = [
+            key_salt(&pos, Color::Black, GenMode::Standard),
+            key_salt(&pos, Color::White, GenMode::Standard),
+            key_salt(&pos, Color::Black, GenMode::All),
+            key_salt(&pos, Color::White, GenMode::All),
+        ];
+        for i in 0..salts.len() {
+            for j in i + 1..salts.len() {
+                assert_ne!(salts[i], salts[j], "salts {i} and {j}");
+            }
+        }
+        assert_eq!(salts[0], key_salt(&pos, Color::Black, GenMode::Standard));
     }
 }
