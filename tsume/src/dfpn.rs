@@ -15,6 +15,7 @@ use crate::churn::{self, Churn};
 use crate::delayed::{link_delayed, reveal_chain, reveal_settled};
 use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
 use crate::initial;
+use crate::leaf_cache::{Leaf, LeafCache};
 use crate::node::{summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
 use crate::path::PathSet;
 use crate::proof_hand::{
@@ -114,6 +115,7 @@ struct Scratch {
     children: Vec<Child>,
     path: PathSet,
     frames: Vec<Frame>,
+    leaves: LeafCache,
 }
 
 impl Scratch {
@@ -123,6 +125,7 @@ impl Scratch {
             children: Vec::new(),
             path: PathSet::empty(),
             frames: Vec::new(),
+            leaves: LeafCache::empty(),
         }
     }
 
@@ -138,6 +141,7 @@ impl Scratch {
                 };
                 PathSet::CAPACITY + 2
             ],
+            leaves: LeafCache::new(),
         }
     }
 }
@@ -510,6 +514,7 @@ impl<'a> Searcher<'a> {
             let ckey = sh.key_after(pos, m);
             let chand = pos.hand_after(attacker, m);
             sh.table.prefetch(ckey);
+            self.scratch.leaves.prefetch(ckey, chand);
             let mut c = Child::new(ckey, m, chand);
             if let Some(d) = self.scratch.path.repetition(ckey, chand) {
                 // Repetition, exact or dominated: lost for the attacker, on this path.
@@ -552,43 +557,56 @@ impl<'a> Searcher<'a> {
                     // df-pn+: a check is about as hard to follow up as the defender has
                     // replies (drops on one square count once: they are chained). No reply
                     // at all is mate.
-                    let cpos = pos.play(m);
-                    let mut ev = MoveList::new();
-                    cpos.evasions(GenMode::All, &mut ev);
-                    if ev.is_empty() {
-                        c.pn = 0;
-                        c.dn = INF;
-                        c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
-                        c.len = 0;
+                    if let Some(Leaf::Evasions(pn)) = self.scratch.leaves.get(c.key, c.hand) {
+                        c.pn = pn + churn;
                     } else {
-                        c.pn = initial::evasion_estimate(ev.as_slice()) + churn;
+                        let cpos = pos.play(m);
+                        let mut ev = MoveList::new();
+                        cpos.evasions(GenMode::All, &mut ev);
+                        if ev.is_empty() {
+                            c.pn = 0;
+                            c.dn = INF;
+                            c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
+                            c.len = 0;
+                        } else {
+                            let pn = initial::evasion_estimate(ev.as_slice());
+                            self.scratch.leaves.put(c.key, c.hand, Leaf::Evasions(pn));
+                            c.pn = pn + churn;
+                        }
                     }
                 }
                 if !or_node && c.flags & HIDDEN == 0 {
                     // A new attacker node: the mate in one is cheap and settles many. A
                     // held-back one is tested when it is entered.
                     c.flags |= MATE1_TESTED;
-                    let cpos = pos.play(m);
-                    if let Some(mm) = cpos.mate_in_1() {
-                        let r = self.mate1_result(&cpos, mm);
-                        c.pn = 0;
-                        c.dn = INF;
-                        c.res_hand = r.hand;
-                        c.len = r.len;
-                        c.amount = 1;
-                        let s = Store {
-                            pn: 0,
-                            dn: INF,
-                            hand: r.hand,
-                            len: r.len,
-                            md: depth + 1,
-                            amount: 1,
-                            parent_key: key,
-                            parent_hand: hand,
-                            parent_move: m,
-                            snda: [0; SNDA_MOVES],
-                        };
-                        sh.table.store(c.key, &s);
+                    let known = self.scratch.leaves.get(c.key, c.hand) == Some(Leaf::NoMate1);
+                    let cpos = if known { None } else { Some(pos.play(m)) };
+                    match cpos.as_ref().map(|p| (p, p.mate_in_1())) {
+                        Some((cpos, Some(mm))) => {
+                            let r = self.mate1_result(cpos, mm);
+                            c.pn = 0;
+                            c.dn = INF;
+                            c.res_hand = r.hand;
+                            c.len = r.len;
+                            c.amount = 1;
+                            let s = Store {
+                                pn: 0,
+                                dn: INF,
+                                hand: r.hand,
+                                len: r.len,
+                                md: depth + 1,
+                                amount: 1,
+                                parent_key: key,
+                                parent_hand: hand,
+                                parent_move: m,
+                                snda: [0; SNDA_MOVES],
+                            };
+                            sh.table.store(c.key, &s);
+                        }
+                        Some((_, None)) => {
+                            self.scratch.leaves.put(c.key, c.hand, Leaf::NoMate1);
+                        }
+                        None => {}
                     }
                 }
             } else if p.parent_key != 0

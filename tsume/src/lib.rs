@@ -10,6 +10,7 @@ mod dfpn;
 mod entry;
 mod gc;
 mod initial;
+mod leaf_cache;
 mod mainline;
 mod memory;
 mod node;
