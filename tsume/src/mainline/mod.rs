@@ -254,8 +254,12 @@ fn refine_here(
         }
     }
     if !exact {
+        // One deadline for all the steps: each step given a share of what is left would
+        // leave the last one, the disproof that cannot finish, all but nothing for the
+        // line at the bound the proofs reached.
+        let steps_deadline = share(deadline, 0.8);
         (best, exact) = step_down(&mut b, root, best, min_len, |b| {
-            b.set_limits(share(deadline, 0.8), None)
+            b.set_limits(steps_deadline, None)
         });
     }
     // The line again where the bound moved or its walk rested on upper bounds.
