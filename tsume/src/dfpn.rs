@@ -579,11 +579,10 @@ impl<'a> Searcher<'a> {
                     // A new attacker node: the mate in one is cheap and settles many. A
                     // held-back one is tested when it is entered.
                     c.flags |= MATE1_TESTED;
-                    let known = self.scratch.leaves.get(c.key, c.hand) == Some(Leaf::NoMate1);
-                    let cpos = if known { None } else { Some(pos.play(m)) };
-                    match cpos.as_ref().map(|p| (p, p.mate_in_1())) {
-                        Some((cpos, Some(mm))) => {
-                            let r = self.mate1_result(cpos, mm);
+                    if self.scratch.leaves.get(c.key, c.hand) != Some(Leaf::NoMate1) {
+                        let cpos = pos.play(m);
+                        if let Some(mm) = cpos.mate_in_1() {
+                            let r = self.mate1_result(&cpos, mm);
                             c.pn = 0;
                             c.dn = INF;
                             c.res_hand = r.hand;
@@ -602,11 +601,9 @@ impl<'a> Searcher<'a> {
                                 snda: [0; SNDA_MOVES],
                             };
                             sh.table.store(c.key, &s);
-                        }
-                        Some((_, None)) => {
+                        } else {
                             self.scratch.leaves.put(c.key, c.hand, Leaf::NoMate1);
                         }
-                        None => {}
                     }
                 }
             } else if p.parent_key != 0
