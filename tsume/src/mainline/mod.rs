@@ -53,6 +53,9 @@ fn mainline_bytes(hash_mb: usize) -> usize {
 /// Nodes for the test of a walked line's length as the bound (see `refine_here`).
 const GUESS_NODES: u64 = 2_000_000;
 
+/// Nodes for verifying a line (its futility tests search).
+const VERIFY_NODES: u64 = 2_000_000;
+
 /// Stack for the walk: lines of thousands of plies recurse that deep.
 const STACK_BYTES: usize = 1 << 30;
 
@@ -103,6 +106,18 @@ fn log_walk(bound: i32, line: &[Move], exact: bool, started: Instant) {
         line.len(),
         started.elapsed()
     );
+}
+
+/// A line read off the tables ([`choose::table_line`]) that `accept` takes and that
+/// verifies, within `deadline`: what stands in where a walk ran out of time.
+fn verified_table_line(
+    b: &mut Bounded,
+    root: &Position,
+    deadline: Option<Instant>,
+    accept: impl Fn(&[Move]) -> bool,
+) -> Option<Vec<Move>> {
+    b.set_limits(deadline, Some(VERIFY_NODES));
+    choose::table_line(b, root).filter(|l| accept(l) && verify::verify(b, root, l))
 }
 
 /// A point `frac` of the way from now to `deadline`.
@@ -227,8 +242,7 @@ fn refine_here(
         }
         None => {
             dbg_line!("mainline: no walked line (out of time, or its proofs left the tables), line from the tables");
-            b.set_limits(deadline, Some(2_000_000));
-            let l = choose::table_line(&b, root).filter(|l| verify::verify(&mut b, root, l));
+            let l = verified_table_line(&mut b, root, deadline, |_| true);
             (l?, false, false)
         }
     };
@@ -279,10 +293,9 @@ fn refine_here(
             // closer to the main line when it verifies and reaches the bound. One that
             // ends sooner has a defence that gave up early, which is further off.
             line_exact = false;
-            b.set_limits(share(deadline, 0.95), Some(2_000_000));
-            if let Some(l) = choose::table_line(&b, root).filter(|l| {
-                (best as usize..line.len()).contains(&l.len()) && verify::verify(&mut b, root, l)
-            }) {
+            let reaches_bound = |l: &[Move]| (best as usize..line.len()).contains(&l.len());
+            if let Some(l) = verified_table_line(&mut b, root, share(deadline, 0.95), reaches_bound)
+            {
                 dbg_line!(
                     "mainline: line {} from the tables at the new bound",
                     l.len()
@@ -302,7 +315,7 @@ fn refine_here(
         b.undecided_futility
     );
     // 4. Nothing leaves unverified.
-    b.set_limits(share(deadline, 0.95), Some(2_000_000));
+    b.set_limits(share(deadline, 0.95), Some(VERIFY_NODES));
     if !verify::verify(&mut b, root, &line) {
         log::error!("kanju-tsume: main line failed verification: {line:?}");
         return None;
