@@ -5,7 +5,8 @@
 #
 # usage: scripts/bench_solver.sh [FILE...] [-- solve_file options]
 #   default files: the Edo set (60 s each); options e.g. --time 20 --hash 4096 --threads 2
-#   --filter zukou-0 --first 50 --clear
+#   --filter zukou-0 --first 50 --clear; the Edo set's published lengths need
+#   --spare-rule classical --futile-rule any-length
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 shared="${KANJU_SHARED:-$root/../shared}"

@@ -3,17 +3,36 @@
 //! nodes, nps.
 //!
 //! `cargo run --release -p kanju-tsume --example solve_file -- FILE [--time S] [--hash MB]
-//!  [--threads N] [--filter SUBSTR] [--first N] [--nodes N] [--clear] [--proof-only]`
+//!  [--threads N] [--filter SUBSTR] [--first N] [--nodes N] [--clear] [--proof-only]
+//!  [--spare-rule strict|twoply|classical] [--futile-rule same-length|any-length]`
 //!
 //! `--proof-only` stops at the first verified mate, without the composer's main line.
+//! The rules default to the library's (strict, same-length); the classical collections'
+//! published lengths follow `--spare-rule classical --futile-rule any-length`.
 
 #[path = "../tests/support/jsonl.rs"]
 mod jsonl;
 
 use kanju_engine::Position;
-use kanju_tsume::{Config, Limits, Outcome, RootMode, Solver};
+use kanju_tsume::{Config, FutileRule, Limits, Outcome, RootMode, Solver, SpareRule};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
+
+const USAGE: &str = "usage: solve_file FILE [--time S] [--hash MB] [--threads N] \
+[--filter SUBSTR] [--first N] [--nodes N] [--clear] [--proof-only] \
+[--spare-rule strict|twoply|classical] [--futile-rule same-length|any-length]";
+
+/// Prints what is wrong and the usage, and exits.
+fn usage_error(what: &str) -> ! {
+    eprintln!("solve_file: {what}\n{USAGE}");
+    std::process::exit(2)
+}
+
+/// The value of option `name`, parsed.
+fn value<T: std::str::FromStr>(name: &str, v: &str) -> T {
+    v.parse()
+        .unwrap_or_else(|_| usage_error(&format!("{name}: bad value '{v}'")))
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,16 +45,33 @@ fn main() {
     let mut nodes = None;
     let mut clear = false;
     let mut main_line = true;
+    let mut spare_rule = SpareRule::Strict;
+    let mut futile_rule = FutileRule::SameLength;
     let mut i = 0;
     while i < args.len() {
         let v = args.get(i + 1).cloned().unwrap_or_default();
         match args[i].as_str() {
-            "--time" => time = v.parse().expect("--time seconds"),
-            "--hash" => hash = v.parse().expect("--hash MiB"),
-            "--threads" => threads = v.parse().expect("--threads N"),
+            "--time" => time = value("--time", &v),
+            "--hash" => hash = value("--hash", &v),
+            "--threads" => threads = value("--threads", &v),
             "--filter" => filter = v,
-            "--first" => first = v.parse().expect("--first N"),
-            "--nodes" => nodes = Some(v.parse().expect("--nodes N")),
+            "--first" => first = value("--first", &v),
+            "--nodes" => nodes = Some(value("--nodes", &v)),
+            "--spare-rule" => {
+                spare_rule = match v.as_str() {
+                    "strict" => SpareRule::Strict,
+                    "twoply" => SpareRule::TwoPly,
+                    "classical" => SpareRule::Classical,
+                    _ => usage_error(&format!("--spare-rule: bad value '{v}'")),
+                }
+            }
+            "--futile-rule" => {
+                futile_rule = match v.as_str() {
+                    "same-length" => FutileRule::SameLength,
+                    "any-length" => FutileRule::AnyLength,
+                    _ => usage_error(&format!("--futile-rule: bad value '{v}'")),
+                }
+            }
             "--proof-only" => {
                 main_line = false;
                 i += 1;
@@ -46,6 +82,7 @@ fn main() {
                 i += 1;
                 continue;
             }
+            f if f.starts_with("--") => usage_error(&format!("unknown option {f}")),
             f => {
                 file = Some(f.to_string());
                 i += 1;
@@ -54,7 +91,10 @@ fn main() {
         }
         i += 2;
     }
-    let file = file.expect("a JSONL file");
+    let file = file.unwrap_or_else(|| usage_error("no problem file given"));
+    if !std::path::Path::new(&file).is_file() {
+        usage_error(&format!("{file}: no such file"));
+    }
     let problems = jsonl::read(std::path::Path::new(&file));
     let mut solver = Solver::new(Config {
         threads,
@@ -62,7 +102,8 @@ fn main() {
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
         main_line,
-        ..Config::default()
+        spare_rule,
+        futile_rule,
     });
     let (mut solved, mut total, mut total_nodes, mut total_time) = (0, 0, 0u64, 0f64);
     let mut times = Vec::new();
