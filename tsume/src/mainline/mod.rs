@@ -12,6 +12,7 @@ mod choose;
 mod cooks;
 mod futile;
 mod seed;
+mod shortcut;
 mod verify;
 
 use crate::Cook;
@@ -307,6 +308,16 @@ fn refine_here(
     }
     // A line the 駒余り rule shortened is as exact as the lengths its choices rest on.
     exact &= line_exact && (line.len() as i32 == best || spare_rule);
+    // A line not shown exact may take detours the walk's loose bound left room for.
+    if !exact && !spare_rule {
+        let before = line.len();
+        line = shortcut::shorten(&mut b, root, line, share(deadline, 0.5));
+        dbg_line!(
+            "mainline: shortcuts {before} -> {} ({:?})",
+            line.len(),
+            started.elapsed()
+        );
+    }
     dbg_line!(
         "mainline: line {} exact {exact} ({:?}, {} nodes, {} futility tests undecided)",
         line.len(),

@@ -1,0 +1,323 @@
+//! Shortcuts: a line walked at a loose bound can reach one of its own later positions the
+//! long way round, and the attacker's shortest mate takes the short way.
+//!
+//! The walk takes, at each attacker node, the first check the tables prove within the
+//! bound. Far above the exact length that bound has room for detours, and on Microcosmos
+//! they show as a recurring pattern: where the composer drops N*3d at once, the walk first
+//! moves a rook aside and back (3a4a 4b3b 2a3a 3b2b N*3d 4d3d 3a2a 2b3b), and arrives
+//! four plies later at the position the composer's N*3d 4d3d 3a4a 4b3b reaches. The
+//! detours are local, so a look a few moves ahead of each attacker node of the line finds
+//! them: a short sequence that lands on a later position of the line replaces the plies
+//! between.
+//!
+//! A shortcut must still be a line by the rules. The defender's moves on it must be
+//! longest: every other reply is shown mated within what the chosen one leaves (a
+//! bounded search under a node budget; a reply it cannot settle rejects the shortcut), and
+//! interpositions are judged by the futility test, as in the walk. A shortcut never takes
+//! a drop as the defender's move, nor passes through a position the line already holds,
+//! and lines ending with spare pieces are left alone, since the 駒余り comparison would
+//! need their lengths exact. The length of the result is not proven minimal: the defences
+//! above a shortcut were chosen against the longer line.
+
+use super::bounded::Bounded;
+use super::choose::Chooser;
+use super::futile::{interposition_line, is_interposing_drop};
+use kanju_engine::{GenMode, Move, MoveList, Position};
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+/// The most attacker moves a shortcut may have. Two reach every detour seen on
+/// Microcosmos; each more multiplies the look-ahead by the branching of a move pair.
+const MAX_CHECKS: usize = 2;
+/// Positions the look-ahead may reach from one node: with many pieces in hand a move pair
+/// branches a hundredfold, and the look-ahead is a heuristic, not worth the whole deadline.
+const LOOKAHEAD: usize = 50_000;
+/// Shortcuts tried at one node, the longest saving first.
+const TRIES_PER_NODE: usize = 4;
+/// Nodes for each test that a reply off the shortcut is mated no later.
+const TEST_NODES: u64 = 200_000;
+
+/// A candidate: the moves that replace `line[from..to]`.
+struct Candidate {
+    moves: Vec<Move>,
+    to: usize,
+}
+
+/// `line` from `root` with every shortcut that checks out, taken from the root down, until
+/// `deadline`.
+pub(crate) fn shorten(
+    b: &mut Bounded,
+    root: &Position,
+    mut line: Vec<Move>,
+    deadline: Option<Instant>,
+) -> Vec<Move> {
+    let (attacker, check_mode) = (b.attacker, b.check_mode);
+    let mut ch = Chooser::new(b, None, deadline, Some(TEST_NODES));
+    if !replay(root, &line)
+        .last()
+        .is_some_and(|p| p.hand(attacker).is_empty())
+    {
+        return line;
+    }
+    let mut from = 0;
+    loop {
+        let positions = replay(root, &line);
+        let Some((i, c)) = next_shortcut(&mut ch, check_mode, &positions, from, deadline) else {
+            return line;
+        };
+        log::debug!(
+            "mainline: shortcut at ply {i}: {} plies for {}",
+            c.moves.len(),
+            c.to - i
+        );
+        line.splice(i..c.to, c.moves);
+        from = i;
+    }
+}
+
+/// The first shortcut that checks out at an attacker node from line index `from` on, with
+/// its index; `None` if there is none, or once `deadline` passed.
+fn next_shortcut(
+    ch: &mut Chooser,
+    check_mode: GenMode,
+    positions: &[Position],
+    from: usize,
+    deadline: Option<Instant>,
+) -> Option<(usize, Candidate)> {
+    let attacker = ch.b.attacker;
+    let plies = positions.len() - 1;
+    // Where each attacker-to-move position last stands on the line: the furthest landing
+    // saves the most.
+    let mut last = HashMap::new();
+    for (j, p) in positions.iter().enumerate() {
+        if p.side_to_move() == attacker {
+            last.insert(p.key(), j);
+        }
+    }
+    let on_line: HashSet<u64> = positions.iter().map(Position::key).collect();
+    for (i, pos) in positions.iter().enumerate().take(plies).skip(from) {
+        if pos.side_to_move() != attacker {
+            continue;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        let mut found = Vec::new();
+        let mut budget = LOOKAHEAD;
+        let seen = Seen {
+            i,
+            last: &last,
+            on_line: &on_line,
+        };
+        landings(
+            check_mode,
+            pos,
+            &seen,
+            &mut Vec::new(),
+            &mut budget,
+            &mut found,
+        );
+        found.sort_by_key(|c| (c.moves.len() as isize) - (c.to - i) as isize);
+        for c in found.into_iter().take(TRIES_PER_NODE) {
+            let new_plies = plies - (c.to - i) + c.moves.len();
+            if holds(ch, pos, &c.moves, new_plies - i, deadline)? {
+                return Some((i, c));
+            }
+        }
+    }
+    None
+}
+
+/// The positions along `line` from `root`, `root` first.
+fn replay(root: &Position, line: &[Move]) -> Vec<Position> {
+    let mut positions = Vec::with_capacity(line.len() + 1);
+    positions.push(root.clone());
+    for &m in line {
+        let next = positions.last().expect("the root").play(m);
+        positions.push(next);
+    }
+    positions
+}
+
+/// The line as the look-ahead from its node `i` sees it.
+struct Seen<'a> {
+    i: usize,
+    /// Line index of each attacker-to-move position, the last where it repeats.
+    last: &'a HashMap<u64, usize>,
+    /// Every position of the line.
+    on_line: &'a HashSet<u64>,
+}
+
+/// Adds to `found` every sequence of at most [`MAX_CHECKS`] check-and-reply pairs from
+/// `pos` (reached from line node `seen.i` by `moves`) that lands on a later position of
+/// the line sooner than the line does, until `budget` positions are spent. Replies that
+/// are drops are not followed, nor sequences through positions of the line.
+fn landings(
+    check_mode: GenMode,
+    pos: &Position,
+    seen: &Seen,
+    moves: &mut Vec<Move>,
+    budget: &mut usize,
+    found: &mut Vec<Candidate>,
+) {
+    let mut checks = MoveList::new();
+    pos.checks(check_mode, &mut checks);
+    for &c in checks.as_slice() {
+        let after = pos.play(c);
+        if seen.on_line.contains(&after.key()) {
+            continue;
+        }
+        let mut replies = MoveList::new();
+        after.evasions(GenMode::All, &mut replies);
+        for &d in replies.as_slice() {
+            if d.is_drop() {
+                continue;
+            }
+            if *budget == 0 {
+                return;
+            }
+            *budget -= 1;
+            let land = after.play(d);
+            let plies = moves.len() + 2;
+            moves.extend([c, d]);
+            match seen.last.get(&land.key()) {
+                Some(&j) if j > seen.i + plies => found.push(Candidate {
+                    moves: moves.clone(),
+                    to: j,
+                }),
+                Some(_) => {}
+                None if plies / 2 < MAX_CHECKS => {
+                    landings(check_mode, &land, seen, moves, budget, found);
+                }
+                None => {}
+            }
+            moves.truncate(moves.len() - 2);
+        }
+    }
+}
+
+/// True if `moves` from `pos`, followed by the line to its end `plies` plies from `pos`,
+/// keeps the defender's longest defence at each of its replies. `None` once the deadline
+/// passed.
+fn holds(
+    ch: &mut Chooser,
+    pos: &Position,
+    moves: &[Move],
+    plies: usize,
+    deadline: Option<Instant>,
+) -> Option<bool> {
+    let mut p = pos.clone();
+    for (k, &m) in moves.iter().enumerate() {
+        if k % 2 == 1 {
+            // What the chosen reply leaves, and what every other must be mated within.
+            let left = (plies - k - 1) as i32;
+            let line_sq = interposition_line(&p);
+            let mut replies = MoveList::new();
+            p.evasions(GenMode::All, &mut replies);
+            for &d in replies.as_slice() {
+                if d == m {
+                    continue;
+                }
+                if is_interposing_drop(d, line_sq) {
+                    ch.b.set_limits(deadline, Some(TEST_NODES));
+                    match ch.is_futile(&p, d, left + 1) {
+                        Some(true) => continue,
+                        Some(false) => {}
+                        None if ch.b.past_deadline() => return None,
+                        None => return Some(false),
+                    }
+                }
+                ch.b.set_limits(deadline, Some(TEST_NODES));
+                match ch.b.within(&p.play(d), left) {
+                    Some(true) => {}
+                    None if ch.b.past_deadline() => return None,
+                    _ => return Some(false),
+                }
+            }
+        }
+        p = p.play(m);
+    }
+    Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mainline::bounded::Hint;
+    use kanju_engine::Color;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    fn no_hints(_: &Position) -> Hint {
+        Hint::Unknown
+    }
+
+    /// Microcosmos' published solution, from the shared problem file.
+    fn microcosmos() -> (Position, Vec<Move>) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/problems/tsume_long_named.jsonl");
+        let text = std::fs::read_to_string(&path).expect("the shared problem file");
+        let record = text.lines().next().expect("Microcosmos comes first");
+        let field = |key: &str| {
+            let start = record.find(&format!("\"{key}\": ")).expect(key) + key.len() + 4;
+            &record[start..]
+        };
+        let sfen = field("sfen")
+            .trim_start_matches('"')
+            .split('"')
+            .next()
+            .unwrap();
+        let moves = field("solution")
+            .trim_start_matches('[')
+            .split(']')
+            .next()
+            .unwrap();
+        let root = Position::from_sfen(sfen).unwrap();
+        let mut pos = root.clone();
+        let line = moves
+            .split(',')
+            .map(|m| {
+                let m = pos
+                    .parse_usi_move(m.trim().trim_matches('"'))
+                    .expect("a legal move");
+                pos = pos.play(m);
+                m
+            })
+            .collect();
+        (root, line)
+    }
+
+    /// The detour Kanju's walk took on Microcosmos at ply 63: the rook steps aside and back
+    /// around the knight drop, four plies longer than the composer's order. The shortcut
+    /// finds the composer's order again, and nothing else in the published line.
+    #[test]
+    fn a_detour_to_a_later_position_of_the_line_is_cut() {
+        let (root, sol) = microcosmos();
+        let start = 56;
+        let mut pos = root.clone();
+        for &m in &sol[..start] {
+            pos = pos.play(m);
+        }
+        let usi = |p: &Position, s: &str| p.parse_usi_move(s).unwrap();
+        // sol[62..66] is N*3d 4d3d 3a4a 4b3b.
+        let mut detour = sol[start..62].to_vec();
+        let mut p = pos.clone();
+        for &m in &detour {
+            p = p.play(m);
+        }
+        for s in [
+            "3a4a", "4b3b", "2a3a", "3b2b", "N*3d", "4d3d", "3a2a", "2b3b",
+        ] {
+            let m = usi(&p, s);
+            detour.push(m);
+            p = p.play(m);
+        }
+        detour.extend_from_slice(&sol[66..]);
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        let deadline = Some(Instant::now() + Duration::from_secs(120));
+        let line = shorten(&mut b, &pos, detour.clone(), deadline);
+        assert_eq!(line.len(), detour.len() - 4);
+        assert_eq!(line, sol[start..]);
+    }
+}
