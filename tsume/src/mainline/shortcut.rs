@@ -53,7 +53,8 @@ pub(crate) fn shorten(
 ) -> Vec<Move> {
     let (attacker, check_mode) = (b.attacker, b.check_mode);
     let mut ch = Chooser::new(b, None, deadline, Some(TEST_NODES));
-    if !replay(root, &line)
+    let mut positions = replay(root, &line);
+    if !positions
         .last()
         .is_some_and(|p| p.hand(attacker).is_empty())
     {
@@ -61,7 +62,6 @@ pub(crate) fn shorten(
     }
     let mut from = 0;
     loop {
-        let positions = replay(root, &line);
         let Some((i, c)) = next_shortcut(&mut ch, check_mode, &positions, from, deadline) else {
             return line;
         };
@@ -71,6 +71,7 @@ pub(crate) fn shorten(
             c.to - i
         );
         line.splice(i..c.to, c.moves);
+        positions = replay(root, &line);
         from = i;
     }
 }
@@ -163,6 +164,9 @@ fn landings(
     let mut checks = MoveList::new();
     pos.checks(check_mode, &mut checks);
     for &c in checks.as_slice() {
+        if *budget == 0 {
+            return;
+        }
         let after = pos.play(c);
         if seen.on_line.contains(&after.key()) {
             continue;
@@ -170,11 +174,8 @@ fn landings(
         let mut replies = MoveList::new();
         after.evasions(GenMode::All, &mut replies);
         for &d in replies.as_slice() {
-            if d.is_drop() {
+            if d.is_drop() || *budget == 0 {
                 continue;
-            }
-            if *budget == 0 {
-                return;
             }
             *budget -= 1;
             let land = after.play(d);
