@@ -16,8 +16,14 @@
 //! interpositions are judged by the futility test, as in the walk. A shortcut never takes
 //! a drop as the defender's move, nor passes through a position the line already holds,
 //! and lines ending with spare pieces are left alone, since the 駒余り comparison would
-//! need their lengths exact. The length of the result is not proven minimal: the defences
-//! above a shortcut were chosen against the longer line.
+//! need their lengths exact.
+//!
+//! A shortcut also shortens what every defence above it leads to, and those defences were
+//! chosen against the longer line: a reply the walk ranked below the chosen one may now
+//! last longer. So each defender node above is checked again against the new length, in
+//! the same way (the tables' proven lengths settle most replies; the rest get a bounded
+//! search, and one it cannot settle rejects the shortcut). The length of the result is
+//! still not proven minimal, as the line was walked at a loose bound.
 
 use super::bounded::Bounded;
 use super::choose::Chooser;
@@ -62,7 +68,8 @@ pub(crate) fn shorten(
     }
     let mut from = 0;
     loop {
-        let Some((i, c)) = next_shortcut(&mut ch, check_mode, &positions, from, deadline) else {
+        let Some((i, c)) = next_shortcut(&mut ch, check_mode, &line, &positions, from, deadline)
+        else {
             return line;
         };
         log::debug!(
@@ -81,6 +88,7 @@ pub(crate) fn shorten(
 fn next_shortcut(
     ch: &mut Chooser,
     check_mode: GenMode,
+    line: &[Move],
     positions: &[Position],
     from: usize,
     deadline: Option<Instant>,
@@ -121,7 +129,9 @@ fn next_shortcut(
         found.sort_by_key(|c| (c.moves.len() as isize) - (c.to - i) as isize);
         for c in found.into_iter().take(TRIES_PER_NODE) {
             let new_plies = plies - (c.to - i) + c.moves.len();
-            if holds(ch, pos, &c.moves, new_plies - i, deadline)? {
+            if holds(ch, pos, &c.moves, new_plies - i, deadline)?
+                && above_holds(ch, line, positions, i, new_plies, deadline)?
+            {
                 return Some((i, c));
             }
         }
@@ -241,6 +251,59 @@ fn holds(
     Some(true)
 }
 
+/// True if every defence of `line` above its node `i` is still a longest one once the line
+/// is `plies` long: each other reply there mated within what the chosen one now leaves,
+/// or a futile drop against that length. `None` once the deadline passed.
+fn above_holds(
+    ch: &mut Chooser,
+    line: &[Move],
+    positions: &[Position],
+    i: usize,
+    plies: usize,
+    deadline: Option<Instant>,
+) -> Option<bool> {
+    let defender = ch.b.attacker.flip();
+    for (k, p) in positions.iter().enumerate().take(i) {
+        if p.side_to_move() != defender {
+            continue;
+        }
+        let left = (plies - k - 1) as i32;
+        let line_sq = interposition_line(p);
+        let mut replies = MoveList::new();
+        p.evasions(GenMode::All, &mut replies);
+        for &d in replies.as_slice() {
+            if d == line[k] {
+                continue;
+            }
+            let child = p.play(d);
+            if ch.b.proven_len(&child).is_some_and(|l| l <= left) {
+                continue;
+            }
+            if is_interposing_drop(d, line_sq) {
+                ch.b.set_limits(deadline, Some(TEST_NODES));
+                match ch.is_futile(p, d, left + 1) {
+                    Some(true) => continue,
+                    Some(false) => {}
+                    None if ch.b.past_deadline() => return None,
+                    None => return Some(false),
+                }
+            }
+            ch.b.set_limits(deadline, Some(TEST_NODES));
+            match ch.b.within(&child, left) {
+                Some(true) => {}
+                None if ch.b.past_deadline() => return None,
+                _ => {
+                    log::debug!(
+                        "mainline: no shortcut at ply {i}: the defence at ply {k} may last longer"
+                    );
+                    return Some(false);
+                }
+            }
+        }
+    }
+    Some(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,12 +316,14 @@ mod tests {
         Hint::Unknown
     }
 
-    /// Microcosmos' published solution, from the shared problem file.
-    fn microcosmos() -> (Position, Vec<Move>) {
+    /// A problem's position and published solution, from a shared problem file.
+    fn published(file: &str, name: &str) -> (Position, Vec<Move>) {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/problems/tsume_long_named.jsonl");
+            .join("../../shared/problems")
+            .join(file);
         let text = std::fs::read_to_string(&path).expect("the shared problem file");
-        let record = text.lines().next().expect("Microcosmos comes first");
+        let tag = format!("\"name\": \"{name}\"");
+        let record = text.lines().find(|l| l.contains(&tag)).expect(name);
         let field = |key: &str| {
             let start = record.find(&format!("\"{key}\": ")).expect(key) + key.len() + 4;
             &record[start..]
@@ -286,6 +351,33 @@ mod tests {
             })
             .collect();
         (root, line)
+    }
+
+    fn microcosmos() -> (Position, Vec<Move>) {
+        published("tsume_long_named.jsonl", "microcosmos")
+    }
+
+    /// Muso 77 (published 11 plies), at its sixth ply: the king's 8g7f and 8g8h are both
+    /// mated in 5 more plies (変化同手数). A shortcut below that made the main line two plies
+    /// shorter would leave 8g8h the longer defence, so it must not be taken; at the
+    /// published length every defence above stands.
+    #[test]
+    fn a_shortcut_must_not_leave_a_longer_defence_above_it() {
+        let (root, sol) = published("tsume_edo_zukou_musou.jsonl", "musou-077");
+        assert_eq!(sol.len(), 11);
+        let positions = replay(&root, &sol);
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        let deadline = Some(Instant::now() + Duration::from_secs(60));
+        let mut ch = Chooser::new(&mut b, None, deadline, Some(TEST_NODES));
+        assert_eq!(
+            above_holds(&mut ch, &sol, &positions, 6, 11, deadline),
+            Some(true)
+        );
+        assert_eq!(
+            above_holds(&mut ch, &sol, &positions, 6, 9, deadline),
+            Some(false)
+        );
     }
 
     /// The detour Kanju's walk took on Microcosmos at ply 63: the rook steps aside and back
