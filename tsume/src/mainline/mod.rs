@@ -121,6 +121,24 @@ fn verified_table_line(
     choose::table_line(b, root).filter(|l| accept(l) && verify::verify(b, root, l))
 }
 
+/// `line` with the detours [`shortcut::shorten`] finds cut, within `deadline`.
+fn shortened(
+    b: &mut Bounded,
+    root: &Position,
+    line: Vec<Move>,
+    deadline: Option<Instant>,
+    started: Instant,
+) -> Vec<Move> {
+    let before = line.len();
+    let line = shortcut::shorten(b, root, line, deadline);
+    dbg_line!(
+        "mainline: shortcuts {before} -> {} ({:?})",
+        line.len(),
+        started.elapsed()
+    );
+    line
+}
+
 /// A point `frac` of the way from now to `deadline`.
 fn share(deadline: Option<Instant>, frac: f64) -> Option<Instant> {
     deadline.map(|d| {
@@ -231,10 +249,13 @@ fn refine_here(
         b.set_limits(steps_deadline, Some(2_000_000))
     });
 
-    // 2. A line at the best bound, comparing spare pieces while time allows.
-    let line_deadline = share(deadline, 0.6);
+    // 2. A line at the best bound, comparing defences while time allows. A walk that
+    //    runs out of comparison time takes the first proven defence at each node left, and
+    //    its line ends early, so it gets half the time: the steps below seldom finish on
+    //    a problem long enough to need it.
+    let line_deadline = share(deadline, 0.7);
     let mut chooser =
-        choose::Chooser::new(&mut b, share(deadline, 0.3), line_deadline, Some(100_000));
+        choose::Chooser::new(&mut b, share(deadline, 0.5), line_deadline, Some(100_000));
     chooser.spare_gap = spare_gap;
     let (mut line, mut line_exact, mut spare_rule) = match chooser.line(root, best) {
         Some(l) => {
@@ -247,6 +268,14 @@ fn refine_here(
             (l?, false, false)
         }
     };
+
+    // A line not shown exact may take detours its walk's loose bound left room for; cut
+    // them now, so that the line is as short as it gets when the steps below run out.
+    let shown_exact = exact && line_exact && line.len() as i32 == best;
+    if !shown_exact && !spare_rule {
+        line = shortened(&mut b, root, line, share(deadline, 0.3), started);
+    }
+    let walked = line.clone();
 
     // 3. The full disproof of a shorter mate, with what is left. A shorter mate found on
     //    the way lowers the bound and the search goes on, so with no deadline (`go mate
@@ -308,15 +337,8 @@ fn refine_here(
     }
     // A line the 駒余り rule shortened is as exact as the lengths its choices rest on.
     exact &= line_exact && (line.len() as i32 == best || spare_rule);
-    // A line not shown exact may take detours the walk's loose bound left room for.
-    if !exact && !spare_rule {
-        let before = line.len();
-        line = shortcut::shorten(&mut b, root, line, share(deadline, 0.5));
-        dbg_line!(
-            "mainline: shortcuts {before} -> {} ({:?})",
-            line.len(),
-            started.elapsed()
-        );
+    if !exact && !spare_rule && line != walked {
+        line = shortened(&mut b, root, line, share(deadline, 0.5), started);
     }
     dbg_line!(
         "mainline: line {} exact {exact} ({:?}, {} nodes, {} futility tests undecided)",
