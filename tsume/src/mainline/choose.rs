@@ -296,6 +296,12 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 shortened = Some(c);
             }
         }
+        // Lines walked once the comparisons ran out took the first mate at each attacker
+        // node, so the spare pieces they end with say nothing about the defence: the
+        // convention would trade the longest defence for a shorter one on that noise.
+        if !self.may_compare() {
+            return shortened.or(first);
+        }
         // Every longest defence leaves spare pieces, or leaves none only by the convention:
         // the longest line without spare pieces within the convention's gap is the better
         // defence, whether a longest defence or a shorter one leads to it.
@@ -316,8 +322,10 @@ impl<'s, 'a> Chooser<'s, 'a> {
     /// Where no defence at `pos` is shown to last longest: the one whose walked line is
     /// longest. The bounds alone mislead, as an upper bound the walk below cannot reach
     /// ends the line early, so the defences are walked in the order of their bounds until
-    /// no bound left can beat the longest line; once comparisons are out of time, the
-    /// first is taken.
+    /// no bound left can beat the longest line. This goes on after the comparisons ran
+    /// out of time: it is the longest-defence rule itself, not a tie-break, and on
+    /// Microcosmos the highest bound (L*8c, 1145) walked to a quick mate where the next
+    /// (N*8c, 1139) is the main line, over 1000 plies long.
     fn longest_walked(&mut self, pos: &Position, real: &[Move], r: i32) -> Option<Move> {
         let mut by_bound: Vec<(Move, i32)> = real
             .iter()
@@ -330,7 +338,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let mut best: Option<(Move, i32)> = None;
         for (m, bound) in by_bound {
             if let Some((_, len)) = best {
-                if len > bound || !self.may_compare() {
+                if len > bound {
                     break;
                 }
             }

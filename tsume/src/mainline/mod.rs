@@ -13,6 +13,9 @@ mod cooks;
 mod futile;
 mod seed;
 mod shortcut;
+mod tail;
+#[cfg(test)]
+mod test_data;
 mod verify;
 
 use crate::Cook;
@@ -250,12 +253,15 @@ fn refine_here(
     });
 
     // 2. A line at the best bound, comparing defences while time allows. A walk that
-    //    runs out of comparison time takes the first proven defence at each node left, and
-    //    its line ends early, so it gets half the time: the steps below seldom finish on
-    //    a problem long enough to need it.
-    let line_deadline = share(deadline, 0.7);
-    let mut chooser =
-        choose::Chooser::new(&mut b, share(deadline, 0.5), line_deadline, Some(100_000));
+    //    runs out of comparison time takes the first mate at each attacker node left and
+    //    the first longest defence, so its line ends with whatever spare pieces that mate
+    //    leaves; one that runs out of all its time leaves only the tables' line, further
+    //    off still. So the walk gets most of the time: the steps below seldom finish on a
+    //    problem long enough to need it (Microcosmos' walk takes 14-37 s, varying with the
+    //    df-pn proof it starts from).
+    let line_deadline = share(deadline, 0.85);
+    let tie_break_until = share(deadline, 0.6);
+    let mut chooser = choose::Chooser::new(&mut b, tie_break_until, line_deadline, Some(100_000));
     chooser.spare_gap = spare_gap;
     let (mut line, mut line_exact, mut spare_rule) = match chooser.line(root, best) {
         Some(l) => {
@@ -269,11 +275,15 @@ fn refine_here(
         }
     };
 
+    // A walk that ran out of comparison time chose its line's end without them.
+    if tie_break_until.is_some_and(|t| Instant::now() >= t) && !spare_rule {
+        line = tail::without_spare_end(&mut b, root, line, spare_gap, share(deadline, 0.3));
+    }
     // A line not shown exact may take detours its walk's loose bound left room for; cut
     // them now, so that the line is as short as it gets when the steps below run out.
     let shown_exact = exact && line_exact && line.len() as i32 == best;
     if !shown_exact && !spare_rule {
-        line = shortened(&mut b, root, line, share(deadline, 0.3), started);
+        line = shortened(&mut b, root, line, share(deadline, 0.5), started);
     }
     let walked = line.clone();
 
