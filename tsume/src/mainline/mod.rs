@@ -142,6 +142,17 @@ fn shortened(
     line
 }
 
+/// The positions along `line` from `root`, `root` first.
+fn replay(root: &Position, line: &[Move]) -> Vec<Position> {
+    let mut positions = Vec::with_capacity(line.len() + 1);
+    positions.push(root.clone());
+    for &m in line {
+        let next = positions.last().expect("the root").play(m);
+        positions.push(next);
+    }
+    positions
+}
+
 /// A point `frac` of the way from now to `deadline`.
 fn share(deadline: Option<Instant>, frac: f64) -> Option<Instant> {
     deadline.map(|d| {

@@ -28,6 +28,7 @@
 use super::bounded::Bounded;
 use super::choose::Chooser;
 use super::futile::{interposition_line, is_interposing_drop};
+use super::replay;
 use kanju_engine::{GenMode, Move, MoveList, Position};
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -137,17 +138,6 @@ fn next_shortcut(
         }
     }
     None
-}
-
-/// The positions along `line` from `root`, `root` first.
-fn replay(root: &Position, line: &[Move]) -> Vec<Position> {
-    let mut positions = Vec::with_capacity(line.len() + 1);
-    positions.push(root.clone());
-    for &m in line {
-        let next = positions.last().expect("the root").play(m);
-        positions.push(next);
-    }
-    positions
 }
 
 /// The line as the look-ahead from its node `i` sees it.

@@ -35,13 +35,8 @@ pub(crate) fn without_spare_end(
     deadline: Option<Instant>,
 ) -> Vec<Move> {
     let attacker = b.attacker;
-    let mut positions = Vec::with_capacity(line.len() + 1);
-    positions.push(root.clone());
-    for &m in &line {
-        let next = positions.last().expect("the root").play(m);
-        positions.push(next);
-    }
-    if positions.last().is_none_or(|p| p.hand(attacker).is_empty()) {
+    let positions = super::replay(root, &line);
+    if positions[line.len()].hand(attacker).is_empty() {
         return line;
     }
     let nodes = (0..line.len())
