@@ -20,6 +20,10 @@ const SHORT_MATE: i32 = 9;
 const SHORT_SEARCH_NODES: u64 = 20_000;
 /// Nodes the df-pn may spend proving again a position whose proof the table lost.
 const REPROVE_NODES: u64 = 200_000;
+/// A bound no mate the walk meets reaches: "mate within it" is "mate".
+const ANY_LENGTH: i32 = 4095;
+/// Nodes for all the walk's searches apart from the df-pn table.
+const APART_NODES: u64 = 2_000_000;
 
 /// The walk's state: nodes on the current path (a cycle is no proof) and nodes that
 /// failed.
@@ -31,6 +35,8 @@ struct Walk<'w, 'a> {
     deadline: Option<Instant>,
     nodes: u64,
     node_limit: u64,
+    /// What is left of [`APART_NODES`].
+    apart_nodes: u64,
 }
 
 /// The length of the df-pn proof of `root` under tsume rules, or `None` if the table lost
@@ -50,6 +56,7 @@ pub(crate) fn upper_bound<'a>(
         deadline,
         nodes: 0,
         node_limit,
+        apart_nodes: APART_NODES,
     };
     let r = w.walk(root);
     log::debug!(
@@ -117,11 +124,35 @@ impl Walk<'_, '_> {
         // threads raced on it). One lost node would cost the whole bound, and the
         // main line then rebuilds from nothing what df-pn had: df-pn proves the node
         // again, and the walk goes on through the new proof.
-        if (self.reprove)(pos, self.deadline, REPROVE_NODES) {
-            log::debug!("seed: proved again {}", pos.to_sfen());
-            return self.proven_checks(pos);
+        if !(self.reprove)(pos, self.deadline, REPROVE_NODES) {
+            return None;
         }
-        None
+        log::debug!("seed: proved again {}", pos.to_sfen());
+        if let Some(l) = self.proven_checks(pos) {
+            return Some(l);
+        }
+        // The table proves the node, but every proof it holds leads back onto the walk's
+        // own path: a true fact (the node is mated) read as a cycle, which a re-proof on
+        // the same table only confirms. Two threads left Zuko 100 so, 157 plies in, where
+        // the stored proofs led back to the start of the line and cost the whole bound. A
+        // search of its own, which keeps to the path it is on, finds a proof that does
+        // not loop. Its nodes come from one budget for the walk: where it fails, every
+        // node above fails the same way, and each would try again.
+        let nodes = REPROVE_NODES.min(self.apart_nodes);
+        if nodes == 0 || self.out_of_limits() {
+            return None;
+        }
+        let before = self.b.nodes;
+        self.b.set_limits(self.deadline, Some(nodes));
+        let proved = self.b.within(pos, ANY_LENGTH) == Some(true);
+        self.apart_nodes = self
+            .apart_nodes
+            .saturating_sub(self.b.nodes.saturating_sub(before));
+        if !proved {
+            return None;
+        }
+        log::debug!("seed: proved apart from the table {}", pos.to_sfen());
+        self.b.proven_len(pos)
     }
 
     /// The length through the first check the df-pn table proves, shortest stored proof
@@ -183,9 +214,21 @@ mod tests {
         }
     }
 
-    /// Walks Muso 77 over a df-pn table that has lost the whole proof, and that holds it
-    /// again once `restores` proves the root again.
-    fn walk_lost_proof(restores: bool) -> (Option<i32>, usize) {
+    /// What re-proving the root does to the df-pn table in a test.
+    #[derive(Clone, Copy)]
+    enum Reproof {
+        /// Proves the root and stores the whole proof again.
+        Restores,
+        /// Proves the root, but what it stores leads nowhere the walk can follow (in a
+        /// real table: proofs that lead back onto the walk's path).
+        ConfirmsOnly,
+        /// Fails.
+        Fails,
+    }
+
+    /// Walks Muso 77 over a df-pn table that has lost the whole proof; `reproof` says what
+    /// proving it again does.
+    fn walk_lost_proof(reproof: Reproof) -> (Option<i32>, usize) {
         let root = Position::from_sfen(MUSO_77).unwrap();
         let stop = AtomicBool::new(false);
         let proved_again = AtomicBool::new(false);
@@ -199,8 +242,9 @@ mod tests {
         };
         let reprove = |_: &Position, _: Option<Instant>, _: u64| {
             calls.fetch_add(1, Ordering::Relaxed);
+            let restores = matches!(reproof, Reproof::Restores);
             proved_again.store(restores, Ordering::Relaxed);
-            restores
+            !matches!(reproof, Reproof::Fails)
         };
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 24);
         let len = upper_bound(&mut b, &reprove, &root, None, 1_000_000);
@@ -217,7 +261,7 @@ mod tests {
     #[test]
     fn a_proof_the_table_lost_is_proved_again() {
         // Counting every drop as a defence can only lengthen the mate: 11 or more.
-        let (len, calls) = walk_lost_proof(true);
+        let (len, calls) = walk_lost_proof(Reproof::Restores);
         assert!(len.is_some_and(|l| l >= 11 && l % 2 == 1), "{len:?}");
         assert_eq!(
             calls, 1,
@@ -226,8 +270,17 @@ mod tests {
     }
 
     #[test]
+    fn a_proof_the_table_only_confirms_is_found_apart_from_it() {
+        let (len, calls) = walk_lost_proof(Reproof::ConfirmsOnly);
+        // The walk's own search proves mate in 11 under tsume rules: a bound as good as
+        // any, and no shorter mate exists.
+        assert!(len.is_some_and(|l| l >= 11 && l % 2 == 1), "{len:?}");
+        assert_eq!(calls, 1, "the walk's own search needs no second re-proof");
+    }
+
+    #[test]
     fn a_proof_lost_for_good_gives_no_bound() {
-        let (len, calls) = walk_lost_proof(false);
+        let (len, calls) = walk_lost_proof(Reproof::Fails);
         assert_eq!(len, None);
         assert_eq!(calls, 1);
     }
