@@ -263,11 +263,13 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let mut sooner = Some(0);
         for &m in &real {
             let child = pos.play(m);
-            match self.mated_sooner(&child, r - 3) {
-                _ if r - 3 < 1 => {
-                    longest.push(m);
-                    sooner = None;
-                }
+            // With no room for a shorter mate, every defence lasts longest.
+            let test = if r - 3 < 1 {
+                Some(false)
+            } else {
+                self.mated_sooner(&child, r - 3)
+            };
+            match test {
                 Some(false) => {
                     longest.push(m);
                     sooner = None;

@@ -133,11 +133,13 @@ impl Walk<'_, '_> {
         }
         // The table proves the node, but every proof it holds leads back onto the walk's
         // own path: a true fact (the node is mated) read as a cycle, which a re-proof on
-        // the same table only confirms. Two threads left Zuko 100 so, 157 plies in, where
-        // the stored proofs led back to the start of the line and cost the whole bound. A
-        // search of its own, which keeps to the path it is on, finds a proof that does
-        // not loop. Its nodes come from one budget for the walk: where it fails, every
-        // node above fails the same way, and each would try again.
+        // the same table only confirms. Two threads left Zuko 100 so, about 155 plies in,
+        // where the stored proofs led back to the start of the line and cost the whole
+        // bound. The bounded search proves the node on its own, taking the df-pn table's
+        // verdicts only as move order, so its proof does not loop. Its length counts
+        // futile drops out, so it is still an upper bound under tsume rules. Its nodes
+        // come from one budget for the walk: where it fails, every node above fails the
+        // same way, and each would try again.
         let nodes = REPROVE_NODES.min(self.apart_nodes);
         if nodes == 0 || self.out_of_limits() {
             return None;
