@@ -198,6 +198,8 @@ pub(crate) struct Bounded<'a> {
     known_cap: usize,
     /// The current search ran out of time, nodes or was stopped.
     pub aborted: bool,
+    /// The root's proof and disproof numbers when the last search ran out of its limits.
+    pub last_open: Option<(u32, u32)>,
 }
 
 const INTERPOSE_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -248,6 +250,7 @@ impl<'a> Bounded<'a> {
             work_cap: (memory_bytes / 2 / WORK_ENTRY_BYTES).max(1024),
             known_cap: (memory_bytes / 2 / KNOWN_ENTRY_BYTES).max(1024),
             aborted: false,
+            last_open: None,
         }
     }
 
@@ -349,6 +352,7 @@ impl<'a> Bounded<'a> {
     /// `None` when the limits ran out first.
     pub fn prove(&mut self, node: &Node) -> Option<bool> {
         self.aborted = false;
+        self.last_open = None;
         loop {
             let v = self.mid(node, INF, INF);
             if v.pn == 0 {
@@ -358,6 +362,7 @@ impl<'a> Bounded<'a> {
                 return Some(false);
             }
             if self.aborted {
+                self.last_open = Some((v.pn, v.dn));
                 return None;
             }
         }
@@ -556,6 +561,11 @@ impl<'a> Bounded<'a> {
     /// The deadline of the following searches has passed.
     pub fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The caller asked the search to stop.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
     }
 
     fn out_of_limits(&mut self) -> bool {

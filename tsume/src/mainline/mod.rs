@@ -161,20 +161,70 @@ fn share(deadline: Option<Instant>, frac: f64) -> Option<Instant> {
     })
 }
 
-/// Lowers the proven bound `best` by proving mates within `best - 2`, each search under
-/// the limits `limits` sets, down to `min_len`. Returns the bound reached and whether it
-/// is exact: no mate within `best - 2` (a disproof the table may already hold), or
-/// nothing shorter possible. Proofs are quick and may jump several steps at once.
+/// Nodes for each step down before the walk, the first time it is tried.
+const STEP_NODES: u64 = 2_000_000;
+
+/// A step that ran out of nodes is given as many again as it has had while its root's
+/// disproof number is this many times its proof number or more: the search seems to be
+/// closing in on a mate. A disproof, the step that cannot finish, mostly shows no such
+/// lean (Muso 31's "within 15": pn 470, dn 984 at 2 M nodes; Zuko 1's proof of "within
+/// 85" from its loose bound of 87: pn 55, dn 42,578 at 2 M, proven at 3 M).
+const MATE_LEAN: u32 = 16;
+
+/// How many times one step's nodes may be doubled. A search that is no proof can lean
+/// towards a mate for a long time too (Muso 31's "within 23" under the same-length
+/// futility rule, on an empty table: dn 10 to 1,000 times pn from 20 k to 40 M nodes,
+/// then pn 8, dn 1 at 80 M, still open), and each doubling costs the walk that much
+/// time. Two take a step to 8 M nodes in all.
+const MAX_DOUBLINGS: u32 = 2;
+
+/// Lowers the proven bound `best` by proving mates within `best - 2`, each search until
+/// `deadline` and with `budget` nodes, down to `min_len`. A step that runs out of nodes
+/// while it leans towards a mate (see [`MATE_LEAN`]) goes on until it has had twice as
+/// many, up to [`MAX_DOUBLINGS`] times.
+/// Returns the bound reached and whether it is exact: no mate within `best - 2` (a
+/// disproof the table may already hold), or nothing shorter possible. Proofs are quick
+/// and may jump several steps at once.
 fn step_down(
     b: &mut Bounded,
     root: &Position,
     mut best: i32,
     min_len: i32,
-    mut limits: impl FnMut(&mut Bounded),
+    deadline: Option<Instant>,
+    budget: Option<u64>,
 ) -> (i32, bool) {
     while best - 2 >= min_len {
-        limits(b);
-        match b.within(root, best - 2) {
+        let mut budget = budget;
+        let mut spent = 0;
+        let mut doublings = 0;
+        let verdict = loop {
+            b.set_limits(deadline, budget);
+            let v = b.within(root, best - 2);
+            let leans_to_mate = b
+                .last_open
+                .is_some_and(|(pn, dn)| pn.saturating_mul(MATE_LEAN) <= dn);
+            match budget {
+                Some(n)
+                    if v.is_none()
+                        && leans_to_mate
+                        && doublings < MAX_DOUBLINGS
+                        && !b.past_deadline()
+                        && !b.stopped() =>
+                {
+                    doublings += 1;
+                    spent += n;
+                    dbg_line!(
+                        "mainline: within {} leans to a mate, {spent} more nodes ({} nodes)",
+                        best - 2,
+                        b.nodes
+                    );
+                    // As many again as the step has had: its total doubles.
+                    budget = Some(spent);
+                }
+                _ => break v,
+            }
+        };
+        match verdict {
             Some(true) => {
                 best = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
                 dbg_line!("mainline: mate within {best} ({} nodes)", b.nodes);
@@ -259,9 +309,14 @@ fn refine_here(
     // Cheap steps down: proofs of shorter mates are quick, disproofs are not, so each
     // step gets a node budget here; the full disproof comes after a line is in hand.
     let steps_deadline = share(deadline, 0.3);
-    let (best, mut exact) = step_down(&mut b, root, best, min_len, |b| {
-        b.set_limits(steps_deadline, Some(2_000_000))
-    });
+    let (best, mut exact) = step_down(
+        &mut b,
+        root,
+        best,
+        min_len,
+        steps_deadline,
+        Some(STEP_NODES),
+    );
 
     // 2. A line at the best bound, comparing defences while time allows. A walk that
     //    runs out of comparison time takes the first mate at each attacker node left and
@@ -323,9 +378,7 @@ fn refine_here(
         // leave the last one, the disproof that cannot finish, all but nothing for the
         // line at the bound the proofs reached.
         let steps_deadline = share(deadline, 0.8);
-        (best, exact) = step_down(&mut b, root, best, min_len, |b| {
-            b.set_limits(steps_deadline, None)
-        });
+        (best, exact) = step_down(&mut b, root, best, min_len, steps_deadline, None);
     }
     // The line again where the bound moved or its walk rested on upper bounds.
     if best != line_bound || (exact && !line_exact) {
@@ -383,4 +436,37 @@ fn refine_here(
     let cooks = cooks::find(&mut b, root, &line, cook_deadline);
     dbg_line!("mainline: cooks done ({:?})", started.elapsed());
     Some(MainLine { line, exact, cooks })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mainline::test_data::{no_hints, published};
+    use kanju_engine::{Color, GenMode};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    /// Muso 31 from a loose bound of 37 (it is 17 plies). On an empty table, "mate within
+    /// 35" takes about 740 k nodes; at 200 k the root stands at pn 62, dn 1242, leaning
+    /// towards the mate, so the step goes on to 400 k and then 800 k and proves it. Stopped
+    /// at its first budget, the step would leave the bound at 37, and the walk would start
+    /// from there.
+    #[test]
+    fn a_step_that_leans_to_a_mate_gets_more_nodes() {
+        let (root, _) = published("tsume_edo_zukou_musou.jsonl", "musou-031");
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 256 << 20);
+        b.set_limits(None, Some(200_000));
+        assert_eq!(b.within(&root, 35), None, "200 k nodes do not settle it");
+        let (pn, dn) = b.last_open.expect("the search ran out");
+        assert!(
+            pn * MATE_LEAN <= dn,
+            "pn {pn}, dn {dn}: leaning to the mate"
+        );
+
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 256 << 20);
+        let deadline = Some(Instant::now() + Duration::from_secs(120));
+        let (best, _) = step_down(&mut b, &root, 37, 1, deadline, Some(200_000));
+        assert!(best <= 35, "the bound stayed at {best}");
+    }
 }
