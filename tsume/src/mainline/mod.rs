@@ -194,35 +194,31 @@ fn step_down(
     budget: Option<u64>,
 ) -> (i32, bool) {
     while best - 2 >= min_len {
-        let mut budget = budget;
-        let mut spent = 0;
+        let mut allowance = budget;
         let mut doublings = 0;
         let verdict = loop {
-            b.set_limits(deadline, budget);
+            b.set_limits(deadline, allowance);
             let v = b.within(root, best - 2);
             let leans_to_mate = b
                 .last_open
                 .is_some_and(|(pn, dn)| pn.saturating_mul(MATE_LEAN) <= dn);
-            match budget {
-                Some(n)
-                    if v.is_none()
-                        && leans_to_mate
-                        && doublings < MAX_DOUBLINGS
-                        && !b.past_deadline()
-                        && !b.stopped() =>
-                {
-                    doublings += 1;
-                    spent += n;
-                    dbg_line!(
-                        "mainline: within {} leans to a mate, {spent} more nodes ({} nodes)",
-                        best - 2,
-                        b.nodes
-                    );
-                    // As many again as the step has had: its total doubles.
-                    budget = Some(spent);
-                }
-                _ => break v,
+            let go_on = v.is_none()
+                && allowance.is_some()
+                && leans_to_mate
+                && doublings < MAX_DOUBLINGS
+                && !b.past_deadline()
+                && !b.stopped();
+            if !go_on {
+                break v;
             }
+            // As many again as the step has had: its total doubles.
+            allowance = budget.map(|n| n << doublings);
+            doublings += 1;
+            dbg_line!(
+                "mainline: within {} leans to a mate, {allowance:?} more nodes ({} nodes)",
+                best - 2,
+                b.nodes
+            );
         };
         match verdict {
             Some(true) => {
