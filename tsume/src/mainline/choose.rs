@@ -45,6 +45,17 @@ pub(crate) struct Chooser<'s, 'a> {
     test_nodes: Option<u64>,
     /// Tests in a row that ran out of nodes (see [`Self::mated_sooner`]).
     failed_tests: u32,
+    /// The moves from the root to the node being walked. When the limits cut the walk,
+    /// these are the choices it had made: each defence on it shown to last longest
+    /// (or the best its bounds said), each check a mate within the bound.
+    path: Vec<Move>,
+    /// Futility tests done, by give-back position and bound, undecided ones included: the
+    /// walk meets a node again at other bounds, and a test its budget could not settle
+    /// would only spend that budget again (Muso 6: the same give-back positions four and
+    /// five times over, 100 k nodes each).
+    give_back_tests: HashMap<(u64, i32), Option<bool>>,
+    /// How many futility tests searched rather than read their verdict off the memo.
+    pub futility_searches: u32,
 }
 
 impl<'s, 'a> Chooser<'s, 'a> {
@@ -64,6 +75,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
             deadline,
             test_nodes,
             failed_tests: 0,
+            path: Vec::new(),
+            give_back_tests: HashMap::new(),
+            futility_searches: 0,
         }
     }
 
@@ -77,6 +91,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
 
     /// The main line from `pos`, known to be mated within `r`. `None` if the limits ran out.
     pub fn line(&mut self, pos: &Position, r: i32) -> Option<Vec<Move>> {
+        self.path.clear();
         self.spare_rule_used = self.walk(pos, r)?.shortened;
         let mut line = Vec::new();
         let mut p = pos.clone();
@@ -88,6 +103,21 @@ impl<'s, 'a> Chooser<'s, 'a> {
             r = c.child_r;
         }
         Some(line)
+    }
+
+    /// Where the last [`Self::line`] stopped, if the limits cut it: the moves from its root
+    /// to the node it was walking. Every one of them is proven to mate (a check) or to be
+    /// mated (a defence), so the tables' line goes on from the end.
+    pub fn reached(&self) -> &[Move] {
+        &self.path
+    }
+
+    /// [`Self::walk`] of the child `m` leads to, with `m` on the path while it runs.
+    fn walk_move(&mut self, pos: &Position, m: Move, r: i32) -> Option<Choice> {
+        self.path.push(m);
+        let c = self.walk(&pos.play(m), r)?;
+        self.path.pop();
+        Some(c)
     }
 
     fn walk(&mut self, pos: &Position, r: i32) -> Option<Choice> {
@@ -186,7 +216,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 None if self.past_deadline() => return None,
                 None => continue,
             }
-            let sub = self.walk(&child, r - 1)?;
+            let sub = self.walk_move(pos, m, r - 1)?;
             let c = Choice {
                 mv: Some(m),
                 child_r: r - 1,
@@ -241,20 +271,28 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 real.push(m);
             }
         }
+        // A drop the tables already mate sooner than the longest defence can last cannot be
+        // one, so whether it is futile matters only to the 駒余り comparison, and its test
+        // waits until then: futility tests are among the walk's dearest (Muso 6 with two
+        // threads, its walk cut at 20 s: 600 tests took 8 s of it, six drops on one square
+        // at 100 k nodes each, all undecided).
+        let mut deferred = Vec::new();
         for m in drops {
             if self.past_deadline() {
                 return None;
             }
-            self.b.set_limits(self.deadline, self.test_nodes);
-            if !self.is_futile(pos, m, m_bound).unwrap_or(false) {
-                let child = pos.play(m);
-                if self.mates_within(&child, r - 1)? {
-                    real.push(m);
-                }
+            if r - 3 >= 1 && self.known_within(&pos.play(m), r - 3) == Some(true) {
+                deferred.push(m);
+            } else if self.counts_as_defence(pos, m, m_bound, r)? {
+                real.push(m);
             }
         }
         if real.is_empty() {
-            return Some(end);
+            // Whether this is the end turns on the drops alone.
+            real = self.effective_drops(pos, &std::mem::take(&mut deferred), m_bound, r)?;
+            if real.is_empty() {
+                return Some(end);
+            }
         }
         // The longest defences: those not mated within r - 3.
         let mut longest = Vec::new();
@@ -282,6 +320,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 None => sooner = None,
             }
         }
+        // A deferred drop may be effective: the bound stays one that holds if it is.
+        for &m in &deferred {
+            let l = self.b.proven_len(&pos.play(m)).unwrap_or(r - 3).min(r - 3);
+            sooner = sooner.map(|s| s.max(l + 1));
+        }
         if let Some(bound) = sooner {
             // Every defence is mated sooner than the bound said: the bound was loose, and
             // the node is walked at the one its defences prove. Walking each defence at the
@@ -290,8 +333,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
             return self.walk(pos, bound);
         }
         if longest.is_empty() {
-            // Only upper bounds here.
+            // Only upper bounds here, and lines walked decide: an effective deferred drop's
+            // may be the longest.
             self.exact = false;
+            let drops = self.effective_drops(pos, &std::mem::take(&mut deferred), m_bound, r)?;
+            real.extend(drops);
             longest.push(self.longest_walked(pos, &real, r)?);
         }
         let mut first: Option<Choice> = None;
@@ -299,8 +345,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         // longest defence whose own line ends with none is better, whatever its order.
         let mut shortened: Option<Choice> = None;
         for &m in &longest {
-            let child = pos.play(m);
-            let sub = self.walk(&child, r - 1)?;
+            let sub = self.walk_move(pos, m, r - 1)?;
             let c = Choice {
                 mv: Some(m),
                 child_r: r - 1,
@@ -327,17 +372,53 @@ impl<'s, 'a> Chooser<'s, 'a> {
         // the longest line without spare pieces within the convention's gap is the better
         // defence, whether a longest defence or a shorter one leads to it.
         let floor = (r - 1 - self.spare_gap).max(shortened.map_or(i32::MIN, |s| s.len));
-        let shorter: Vec<Move> = real
+        let within_gap =
+            |b: &Bounded, m: Move| b.proven_len(&pos.play(m)).unwrap_or(r - 1) >= floor;
+        let mut shorter: Vec<Move> = real
             .into_iter()
             .filter(|m| !longest.contains(m))
-            .filter(|&m| self.b.proven_len(&pos.play(m)).unwrap_or(r - 1) >= floor)
+            .filter(|&m| within_gap(self.b, m))
             .collect();
+        deferred.retain(|&m| within_gap(self.b, m));
+        shorter.extend(self.effective_drops(pos, &deferred, m_bound, r)?);
         if let Some(c) = self.longest_without_spare(pos, &shorter, r, floor)? {
             if shortened.is_none_or(|s| c.len > s.len) {
                 return Some(c);
             }
         }
         shortened.or(first)
+    }
+
+    /// Whether the interposing drop `m` at `pos` is a defence the walk counts: not futile
+    /// against `m_bound`, and mated within `r - 1` (the bound's proof took every effective
+    /// drop into account, so one that is not mated within it was futile to the search,
+    /// whatever a test cut short by its budget says here).
+    fn counts_as_defence(&mut self, pos: &Position, m: Move, m_bound: i32, r: i32) -> Option<bool> {
+        self.b.set_limits(self.deadline, self.test_nodes);
+        if self.is_futile(pos, m, m_bound).unwrap_or(false) {
+            return Some(false);
+        }
+        self.mates_within(&pos.play(m), r - 1)
+    }
+
+    /// The drops among `drops` that [`Self::counts_as_defence`] keeps.
+    fn effective_drops(
+        &mut self,
+        pos: &Position,
+        drops: &[Move],
+        m_bound: i32,
+        r: i32,
+    ) -> Option<Vec<Move>> {
+        let mut kept = Vec::new();
+        for &m in drops {
+            if self.past_deadline() {
+                return None;
+            }
+            if self.counts_as_defence(pos, m, m_bound, r)? {
+                kept.push(m);
+            }
+        }
+        Some(kept)
     }
 
     /// Where no defence at `pos` is shown to last longest: the one whose walked line is
@@ -363,7 +444,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     break;
                 }
             }
-            let sub = self.walk(&pos.play(m), r - 1)?;
+            let sub = self.walk_move(pos, m, r - 1)?;
             if best.is_none_or(|(_, len)| sub.len + 1 > len) {
                 best = Some((m, sub.len + 1));
             }
@@ -408,7 +489,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             if best.is_some_and(|b| b.len > l) {
                 break;
             }
-            let sub = self.walk(&pos.play(m), l)?;
+            let sub = self.walk_move(pos, m, l)?;
             if sub.spare.is_empty() && best.is_none_or(|b| sub.len + 1 > b.len) {
                 best = Some(Choice {
                     mv: Some(m),
@@ -443,7 +524,17 @@ impl<'s, 'a> Chooser<'s, 'a> {
             let Some(q) = give_back(&taken, kind) else {
                 continue;
             };
-            if self.b.give_back_test(q, m_bound)? {
+            let key = (q.key(), m_bound);
+            let verdict = match self.give_back_tests.get(&key) {
+                Some(&v) => v,
+                None => {
+                    self.futility_searches += 1;
+                    let v = self.b.give_back_test(q, m_bound);
+                    self.give_back_tests.insert(key, v);
+                    v
+                }
+            };
+            if verdict? {
                 return Some(true);
             }
         }
@@ -528,5 +619,50 @@ mod tests {
         let line = ch.line(&root, 21).expect("within the limits");
         assert_eq!(line.len(), sol.len());
         assert!(ch.exact, "every choice rests on a proof and a disproof");
+    }
+
+    /// A walk cut by its deadline hands back the moves it had settled. With the tables
+    /// already proving Muso 77's mate within 11 and a deadline already past, the walk
+    /// follows the proven first check (the table answers it, no search needed) and stops
+    /// at the first defence test that would need a search.
+    #[test]
+    fn a_cut_walk_reports_where_it_stopped() {
+        let (root, sol) = published("tsume_edo_zukou_musou.jsonl", "musou-077");
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        assert_eq!(b.within(&root, 11), Some(true));
+        let mut ch = Chooser::new(&mut b, None, Some(Instant::now()), Some(100_000));
+        assert!(ch.line(&root, 11).is_none(), "the deadline has passed");
+        let reached = ch.reached().to_vec();
+        assert!(!reached.is_empty(), "the proven check is settled");
+        assert_eq!(reached[0], sol[0], "the problem's only first check");
+        let end = reached.iter().fold(root.clone(), |p, &m| p.play(m));
+        assert!(
+            b.proven_len(&end).is_some(),
+            "the tables' line can go on from there"
+        );
+    }
+
+    /// A futility test is searched once per give-back position and bound, even when its
+    /// budget leaves it undecided. Shogi Zuko 69's variation where the bishop on 2g checks
+    /// the king on 4i across 3h (see the rule tests): a gold dropped on 3h is taken by the
+    /// bishop, and the test asks whether the king, with the gold given back, is mated.
+    #[test]
+    fn a_futility_test_is_searched_once() {
+        let pos =
+            Position::from_sfen("9/9/9/9/5l3/p8/1p1+R3B1/S1G6/5ksR1 w GSb2gs4n3l16p 16").unwrap();
+        let drop = pos.parse_usi_move("G*3h").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        let mut ch = Chooser::new(&mut b, None, None, Some(1_000));
+        let first = ch.is_futile(&pos, drop, 6);
+        assert_eq!(ch.futility_searches, 1);
+        assert_eq!(ch.is_futile(&pos, drop, 6), first);
+        assert_eq!(
+            ch.futility_searches, 1,
+            "the second answer came from the memo"
+        );
+        ch.is_futile(&pos, drop, 8);
+        assert_eq!(ch.futility_searches, 2, "another bound is another test");
     }
 }
