@@ -268,3 +268,17 @@ fn a_shorter_mate_than_the_published_line_is_the_main_line() {
     assert_eq!(usi(&line)[2], "3e3d");
     assert!(s.length_exact);
 }
+
+/// Shogi Muso 89, 69 plies under the classical rules. At ply 34 the walk meets a pawn
+/// dropped on 7c that its budgeted tests settle neither way: not shown futile, not shown
+/// mated within the node's bound. The bound's proof already counted every effective drop,
+/// so the walk goes on without it. Giving up the walk there instead left the line read off
+/// the tables: 19 plies, with five pawns to spare.
+#[test]
+fn a_drop_the_walk_cannot_settle_does_not_end_it() {
+    const MUSO_89: &str =
+        "3S1+N3/p5pll/4p3n/4s4/+pS5n1/2+bp2P1N/+R1S3B2/R1+p1P2p1/2k2P2P b 3P4g2l4p 1";
+    let (line, s) = solve_with(MUSO_89, SpareRule::Classical, 64);
+    assert_eq!(line.len(), 69, "{:?}", usi(&line));
+    assert!(s.spare_pieces.is_empty());
+}

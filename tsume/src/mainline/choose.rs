@@ -390,15 +390,26 @@ impl<'s, 'a> Chooser<'s, 'a> {
     }
 
     /// Whether the interposing drop `m` at `pos` is a defence the walk counts: not futile
-    /// against `m_bound`, and mated within `r - 1` (the bound's proof took every effective
-    /// drop into account, so one that is not mated within it was futile to the search,
-    /// whatever a test cut short by its budget says here).
+    /// against `m_bound`, and mated within `r - 1`. The node's bound is proven, and its
+    /// proof took every effective drop into account, so a drop not shown mated within
+    /// `r - 1` was futile to that proof, whatever a test cut short by its budget says
+    /// here. That goes for a drop whose search runs out of nodes too, though the line
+    /// then rests on it and is not shown exact: Muso 89 (69 plies) has a pawn dropped on
+    /// 7c at ply 34 that neither test settles in 100 k nodes, and giving up the whole
+    /// walk there printed a 19-ply line read off the tables.
     fn counts_as_defence(&mut self, pos: &Position, m: Move, m_bound: i32, r: i32) -> Option<bool> {
         self.b.set_limits(self.deadline, self.test_nodes);
         if self.is_futile(pos, m, m_bound).unwrap_or(false) {
             return Some(false);
         }
-        self.mates_within(&pos.play(m), r - 1)
+        match self.mates_within(&pos.play(m), r - 1) {
+            None if self.past_deadline() => None,
+            None => {
+                self.exact = false;
+                Some(false)
+            }
+            known => known,
+        }
     }
 
     /// The drops among `drops` that [`Self::counts_as_defence`] keeps.
