@@ -112,10 +112,10 @@ impl<'s, 'a> Chooser<'s, 'a> {
         &self.path
     }
 
-    /// [`Self::walk`] of the child `m` leads to, with `m` on the path while it runs.
-    fn walk_move(&mut self, pos: &Position, m: Move, r: i32) -> Option<Choice> {
+    /// [`Self::walk`] of `child`, reached by `m`, with `m` on the path while it runs.
+    fn walk_move(&mut self, child: &Position, m: Move, r: i32) -> Option<Choice> {
         self.path.push(m);
-        let c = self.walk(&pos.play(m), r)?;
+        let c = self.walk(child, r)?;
         self.path.pop();
         Some(c)
     }
@@ -216,7 +216,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 None if self.past_deadline() => return None,
                 None => continue,
             }
-            let sub = self.walk_move(pos, m, r - 1)?;
+            let sub = self.walk_move(&child, m, r - 1)?;
             let c = Choice {
                 mv: Some(m),
                 child_r: r - 1,
@@ -345,7 +345,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         // longest defence whose own line ends with none is better, whatever its order.
         let mut shortened: Option<Choice> = None;
         for &m in &longest {
-            let sub = self.walk_move(pos, m, r - 1)?;
+            let sub = self.walk_move(&pos.play(m), m, r - 1)?;
             let c = Choice {
                 mv: Some(m),
                 child_r: r - 1,
@@ -455,7 +455,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     break;
                 }
             }
-            let sub = self.walk_move(pos, m, r - 1)?;
+            let sub = self.walk_move(&pos.play(m), m, r - 1)?;
             if best.is_none_or(|(_, len)| sub.len + 1 > len) {
                 best = Some((m, sub.len + 1));
             }
@@ -500,7 +500,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             if best.is_some_and(|b| b.len > l) {
                 break;
             }
-            let sub = self.walk_move(pos, m, l)?;
+            let sub = self.walk_move(&pos.play(m), m, l)?;
             if sub.spare.is_empty() && best.is_none_or(|b| sub.len + 1 > b.len) {
                 best = Some(Choice {
                     mv: Some(m),

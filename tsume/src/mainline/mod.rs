@@ -130,7 +130,7 @@ fn verified_table_line(
 ) -> Option<Vec<Move>> {
     b.set_limits(deadline, Some(VERIFY_NODES));
     let from_reached = || {
-        let end = replay(root, reached).pop().expect("the root");
+        let end = reached.iter().fold(root.clone(), |p, &m| p.play(m));
         let tail = choose::table_line(b, &end)?;
         Some([reached, &tail].concat())
     };
