@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Two or more Kanju builds on the same problems in the same run: time to first proof.
+
+A change to the search is judged against the build before it, on one machine at one time:
+these machines drift by 10-30 % from minute to minute, so figures from separate runs say
+little. Each round runs every build once on a problem before the next round, so the drift
+falls on all of them alike. A build is a `kanju` binary; keep the old one by copying it
+out of target/ before building the new one.
+
+Each run is `kanju solve SFEN --proof-only --json`: the time and nodes to the first
+verified mate. On one thread a build's node count repeats exactly from run to run, so a
+change in nodes is a change in the search and a change at equal nodes is speed alone.
+
+usage: scripts/bench_ab.py OLD_KANJU NEW_KANJU [...] --names zukou-023,musou-030
+                           [--file PROBLEMS.jsonl] [--threads 1] [--hash 2048]
+                           [--time 120s] [--repeat 3]
+"""
+import argparse
+import json
+import statistics
+import subprocess
+
+import problemfile
+
+
+def proof(kanju, sfen, threads, hash_mb, time):
+    """(seconds, nodes) to the first verified mate, or (None, nodes) if none came."""
+    out = subprocess.run(
+        [kanju, "solve", sfen, "--proof-only", "--json", "--quiet", "--threads", str(threads),
+         "--hash", str(hash_mb), "--time", time],
+        capture_output=True, text=True).stdout
+    lines = [l for l in out.splitlines() if l.startswith("{")]
+    if not lines:
+        return None, 0
+    d = json.loads(lines[-1])
+    return (d["time_ms"] / 1000 if d.get("result") == "mate" else None), d.get("nodes", 0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("builds", nargs="+")
+    ap.add_argument("--names", required=True, help="comma-separated problem names")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--hash", type=int, default=2048)
+    ap.add_argument("--time", default="120s")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--file", default=str(problemfile.EDO))
+    a = ap.parse_args()
+    problems = problemfile.by_name(a.file)
+    names = a.names.split(",")
+    runs = {(n, b): [] for n in names for b in a.builds}
+    for name in names:
+        for r in range(a.repeat):
+            for b in a.builds:
+                t, nodes = proof(b, problems[name]["sfen"], a.threads, a.hash, a.time)
+                runs[(name, b)].append((t, nodes))
+                shown = f"{t:.2f} s" if t is not None else "no proof"
+                print(f"{name} round {r + 1} {b}: {shown}, {nodes} nodes", flush=True)
+    print()
+    totals = {b: 0.0 for b in a.builds}
+    for name in names:
+        cells = []
+        for b in a.builds:
+            ts = [t if t is not None else float("inf") for t, _ in runs[(name, b)]]
+            med = statistics.median(ts)
+            totals[b] += med
+            nodes = statistics.median(n for _, n in runs[(name, b)])
+            cells.append(f"{med:.2f} s ({min(ts):.2f}-{max(ts):.2f}), {nodes / 1e6:.2f} M nodes")
+        print(f"{name}: " + " | ".join(cells))
+    print("sum of medians: " + " | ".join(f"{b} {totals[b]:.1f} s" for b in a.builds))
+
+
+if __name__ == "__main__":
+    main()
