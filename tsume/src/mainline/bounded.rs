@@ -870,9 +870,10 @@ impl<'a> Bounded<'a> {
             if child.gives_back {
                 vals[best] = self.give_back_settled(&child, vals[best]);
             }
-            if self.aborted {
-                return Val::open(pn, dn);
-            }
+            // Aborted, the loop goes round once more to return the value with the child's
+            // latest: in a forced line every node passes its child unlimited thresholds,
+            // so what it held before the child's search says nothing of the frontier, and
+            // `last_open` steers the steps down (MATE_LEAN).
         }
     }
 }

@@ -468,6 +468,26 @@ mod tests {
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
+    /// Muso 3 opens with its only check, so the root passes that check unlimited
+    /// thresholds and the first search under it runs until the budget does. The numbers
+    /// the aborted search reports must be the frontier's, gathered on the way back up, not
+    /// the root's initial guess (pn 2, dn 1): Zuko 99's step to "within 119" read (1, 2)
+    /// there at 2 M nodes where the frontier stood at pn 457, dn 50,353, did not lean to
+    /// the mate, and left the walk a bound four plies loose, 40 s of its 60.
+    #[test]
+    fn an_aborted_search_reports_the_frontier() {
+        let (root, published) = published("tsume_edo_zukou_musou.jsonl", "musou-003");
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        b.set_limits(None, Some(20_000));
+        assert_eq!(b.within(&root, published.len() as i32), None);
+        let (pn, dn) = b.last_open.expect("the search ran out");
+        assert!(
+            pn > 2 && dn > 1,
+            "pn {pn}, dn {dn}: the root's initial numbers"
+        );
+    }
+
     /// Muso 31 from a loose bound of 37 (it is 17 plies). On an empty table, "mate within
     /// 35" takes about 740 k nodes; at 200 k the root stands at pn 62, dn 1242, leaning
     /// towards the mate, so the step goes on to 400 k and then 800 k and proves it. Stopped
