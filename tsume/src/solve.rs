@@ -217,9 +217,13 @@ pub(crate) fn solve(
             };
             // The futility tests ask whether a position is mated at all: a df-pn search on
             // the same table, whose proofs and disproofs hold whatever the path.
+            // Their nodes and the main line's own count in the solution's: a user reads
+            // nodes per second off the total time.
+            let follow_up_nodes = AtomicU64::new(0);
             let mate_search = |p: &Position, deadline: Option<Instant>, nodes: u64| {
                 let sh = follow_up(&sh, nodes, deadline);
                 let r = Searcher::new(&sh, 0).search_root(p);
+                follow_up_nodes.fetch_add(sh.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
                 if r.pn == 0 {
                     Some(true)
                 } else if r.dn == 0 && r.rep_dep == NO_DEP {
@@ -235,6 +239,7 @@ pub(crate) fn solve(
                 // Bound first: the searcher hands its scratch back when dropped, and must
                 // drop before the `sh` it borrows.
                 let proved = Searcher::new(&sh, 0).search_again(p).pn == 0;
+                follow_up_nodes.fetch_add(sh.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
                 proved
             };
             let setup = mainline::Setup {
@@ -253,8 +258,11 @@ pub(crate) fn solve(
             } else {
                 None
             };
-            let (line, length_exact, cooks) =
-                main.map_or((line, false, Vec::new()), |m| (m.line, m.exact, m.cooks));
+            let (line, length_exact, cooks, main_nodes) = main
+                .map_or((line, false, Vec::new(), 0), |m| {
+                    (m.line, m.exact, m.cooks, m.nodes)
+                });
+            let nodes = nodes + main_nodes + follow_up_nodes.load(Ordering::Relaxed);
             let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));
             announce(&line);
             Solution {

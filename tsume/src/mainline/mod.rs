@@ -40,6 +40,8 @@ pub(crate) struct MainLine {
     pub exact: bool,
     /// Alternative mates found along it.
     pub cooks: Vec<Cook>,
+    /// Nodes the length-bounded searches took.
+    pub nodes: u64,
 }
 
 /// The df-pn table's part of a memory budget of `hash_mb` MiB: three quarters. The rest
@@ -457,7 +459,12 @@ fn refine_here(
     dbg_line!("mainline: verified ({:?})", started.elapsed());
     let cooks = cooks::find(&mut b, root, &line, cook_deadline);
     dbg_line!("mainline: cooks done ({:?})", started.elapsed());
-    Some(MainLine { line, exact, cooks })
+    Some(MainLine {
+        line,
+        exact,
+        cooks,
+        nodes: b.nodes,
+    })
 }
 
 #[cfg(test)]
