@@ -222,8 +222,10 @@ pub(crate) fn solve(
             let follow_up_nodes = AtomicU64::new(0);
             let mate_search = |p: &Position, deadline: Option<Instant>, nodes: u64| {
                 let sh = follow_up(&sh, nodes, deadline);
-                let r = Searcher::new(&sh, 0).search_root(p);
-                follow_up_nodes.fetch_add(sh.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
+                let mut s = Searcher::new(&sh, 0);
+                let r = s.search_root(p);
+                // The searcher's own count: the shared one lags by what it has not flushed.
+                follow_up_nodes.fetch_add(s.nodes, Ordering::Relaxed);
                 if r.pn == 0 {
                     Some(true)
                 } else if r.dn == 0 && r.rep_dep == NO_DEP {
@@ -236,10 +238,11 @@ pub(crate) fn solve(
             // lost: they are proved again from their children, storing new child proofs.
             let reprove = |p: &Position, deadline: Option<Instant>, nodes: u64| {
                 let sh = follow_up(&sh, nodes, deadline);
-                // Bound first: the searcher hands its scratch back when dropped, and must
-                // drop before the `sh` it borrows.
-                let proved = Searcher::new(&sh, 0).search_again(p).pn == 0;
-                follow_up_nodes.fetch_add(sh.nodes.load(Ordering::Relaxed), Ordering::Relaxed);
+                // Declared after the `sh` it borrows, the searcher drops first, handing its
+                // scratch back.
+                let mut s = Searcher::new(&sh, 0);
+                let proved = s.search_again(p).pn == 0;
+                follow_up_nodes.fetch_add(s.nodes, Ordering::Relaxed);
                 proved
             };
             let setup = mainline::Setup {
