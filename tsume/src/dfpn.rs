@@ -11,12 +11,13 @@
 //! dominated repetition (the same board with no more attacker pieces in hand) is treated the
 //! same way; see [`crate::path`].
 
+use crate::busy::Busy;
 use crate::churn::{self, Churn};
 use crate::delayed::{link_delayed, reveal_chain, reveal_settled};
 use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
 use crate::initial;
 use crate::leaf_cache::{Leaf, LeafCache};
-use crate::node::{summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
+use crate::node::{avoid_busy, summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
 use crate::path::PathSet;
 use crate::proof_hand::{
     and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
@@ -57,6 +58,8 @@ pub(crate) struct Shared<'a> {
     pub check_mode: GenMode,
     /// Deepest depth (root = 1) an attacker node may have and still look for a mate.
     pub max_depth: u16,
+    /// Where the threads are, when there are several (see [`crate::busy`]).
+    pub busy: Option<&'a Busy>,
 }
 
 impl<'a> Shared<'a> {
@@ -399,12 +402,29 @@ impl<'a> Searcher<'a> {
             }
             first = false;
 
+            // Threads split at defender nodes only (see `busy`).
+            if let Some(busy) = sh.busy.filter(|_| !or_node) {
+                let c = &self.scratch.children[start + s.best];
+                if busy.is_busy(c.key, c.hand) {
+                    let threshold = if or_node { th_pn } else { th_dn };
+                    let children = &self.scratch.children[start..end];
+                    avoid_busy(children, or_node, threshold, &mut s, |c| {
+                        busy.is_busy(c.key, c.hand)
+                    });
+                }
+            }
             let bi = start + s.best;
             let c = self.scratch.children[bi];
             let (cth_pn, cth_dn) = self.child_thresholds(or_node, &s, &c, th_pn, th_dn);
             self.enter(depth, c.mv);
             let cpos = pos.play(c.mv);
+            if let Some(busy) = sh.busy {
+                busy.enter(c.key, c.hand);
+            }
             let r = self.search(&cpos, depth + 1, &c, (key, hand, c.mv), cth_pn, cth_dn, inc);
+            if let Some(busy) = sh.busy {
+                busy.leave(c.key, c.hand);
+            }
             let ch = &mut self.scratch.children[bi];
             ch.pn = r.pn;
             ch.dn = r.dn;
@@ -811,6 +831,7 @@ mod tests {
             salt: 0,
             check_mode,
             max_depth: PathSet::CAPACITY as u16 - 4,
+            busy: None,
         };
         std::thread::scope(|s| {
             std::thread::Builder::new()

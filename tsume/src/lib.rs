@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 mod api;
+mod busy;
 mod churn;
 mod delayed;
 mod dfpn;

@@ -3,6 +3,7 @@
 //! Children live in a per-thread arena for as long as their parent is on the path, so the
 //! parent re-reads only the child it just searched, not the table.
 
+use crate::busy::busy_cost;
 use crate::entry::{INF, PN_MAX, SNDA_MOVES};
 use kanju_engine::{Hand, Move};
 
@@ -170,6 +171,49 @@ pub(crate) fn summarize(
     }
 }
 
+/// Chooses the child to search again when other threads are inside some children
+/// (`busy`): for the choice those count at [`busy_cost`] of their numbers, so that a
+/// thread arriving where another already works takes a sibling nearly as good. Only the
+/// choice (`best`, `second`) changes; the node's numbers stay the true ones.
+///
+/// A sibling is only taken if its own number is below `threshold`, the node's threshold
+/// on the choosing side (pn at an attacker node, dn at a defender node). One at or above
+/// it would return at once, and the node would choose it again and again until the other
+/// thread left.
+pub(crate) fn avoid_busy(
+    children: &[Child],
+    or_node: bool,
+    threshold: u32,
+    s: &mut Summary,
+    busy: impl Fn(&Child) -> bool,
+) {
+    let mut min = INF;
+    let mut second = INF;
+    let mut best = s.best;
+    for (i, c) in children.iter().enumerate() {
+        if c.flags & HIDDEN != 0 {
+            continue;
+        }
+        let sel = if or_node { c.pn } else { c.dn };
+        let eff = if sel != INF && busy(c) {
+            busy_cost(sel).min(PN_MAX)
+        } else {
+            sel
+        };
+        if eff < min && (sel < threshold || i == s.best) {
+            second = min;
+            min = eff;
+            best = i;
+        } else if eff < second {
+            second = eff;
+        }
+    }
+    if best != s.best {
+        s.best = best;
+        s.second = second;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,5 +300,30 @@ mod tests {
         assert!(!s.old_child);
         cs[0].md = 3;
         assert!(summarize(&cs, false, 5, &[0; SNDA_MOVES]).old_child);
+    }
+
+    /// A child another thread is in counts double for the choice only.
+    #[test]
+    fn a_busy_child_gives_way_to_a_sibling_nearly_as_good() {
+        let cs = [child(0, 3, 9), child(1, 5, 9), child(2, 20, 9)];
+        let mut s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
+        assert_eq!((s.best, s.second), (0, 5));
+        avoid_busy(&cs, true, INF, &mut s, |c| c.key == cs[0].key);
+        assert_eq!((s.pn, s.dn, s.best, s.second), (3, 27, 1, 7));
+        // A runner-up more than twice as dear is not worth leaving the other thread for.
+        let cs = [child(0, 3, 9), child(1, 8, 9)];
+        let mut s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
+        avoid_busy(&cs, true, INF, &mut s, |c| c.key == cs[0].key);
+        assert_eq!((s.best, s.second), (0, 8));
+        // At a defender node the choice is by disproof number.
+        let cs = [child(0, 9, 2), child(1, 9, 4)];
+        let mut s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        avoid_busy(&cs, false, INF, &mut s, |c| c.key == cs[0].key);
+        assert_eq!((s.best, s.second), (1, 5));
+        // A sibling at or past the node's threshold would return at once: stay.
+        let cs = [child(0, 3, 9), child(1, 5, 9)];
+        let mut s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
+        avoid_busy(&cs, true, 5, &mut s, |c| c.key == cs[0].key);
+        assert_eq!((s.best, s.second), (0, 5));
     }
 }

@@ -1,6 +1,7 @@
 //! One `Solver::solve` call: set the search up, run it, turn the root's result into an
 //! outcome with a verified line.
 
+use crate::busy::Busy;
 use crate::dfpn::{Searcher, Shared};
 use crate::mainline::MateSearch;
 use crate::node::NO_DEP;
@@ -68,6 +69,7 @@ fn follow_up<'a>(sh: &Shared<'a>, node_limit: u64, deadline: Option<Instant>) ->
         salt: sh.salt,
         check_mode: sh.check_mode,
         max_depth: PathSet::CAPACITY as u16 - 4,
+        busy: None,
     }
 }
 
@@ -116,6 +118,8 @@ pub(crate) fn solve(
     } else {
         GenMode::Standard
     };
+    // Virtual-loss marks only pay when threads can meet.
+    let busy = (config.threads > 1).then(Busy::new);
     let sh = Shared {
         table,
         stop,
@@ -128,6 +132,7 @@ pub(crate) fn solve(
         salt: key_salt(pos, attacker, check_mode),
         check_mode,
         max_depth,
+        busy: busy.as_ref(),
     };
     let run = threads::run(
         &sh,

@@ -1,6 +1,6 @@
-//! Running N searchers on one root. Threads share only the table; each one adds a little
-//! noise to its thresholds, so they spread over different parts of the tree and pass each
-//! other proofs through the table.
+//! Running N searchers on one root. Threads share the table and marks of where each one
+//! is (see [`crate::busy`]); each one also adds a little noise to its thresholds. So they
+//! spread over different parts of the tree and pass each other proofs through the table.
 //!
 //! Searches run on spawned threads with large stacks: the recursion is as deep as the
 //! longest line (Microcosmos: 1525 plies, and loops go deeper). The calling thread only
