@@ -63,6 +63,12 @@ impl Busy {
     pub fn is_busy(&self, key: u64, hand: Hand) -> bool {
         self.slot(key, hand).load(Ordering::Relaxed) != 0
     }
+
+    /// True if no position is marked: every thread has left all it entered.
+    #[cfg(test)]
+    pub fn is_clear(&self) -> bool {
+        self.marks.iter().all(|m| m.load(Ordering::Relaxed) == 0)
+    }
 }
 
 /// How dear a child another thread is searching looks when choosing where to go: twice its

@@ -847,6 +847,53 @@ mod tests {
         })
     }
 
+    /// Two searchers on one root with shared marks: they prove it, and every mark a thread
+    /// made going down it took back coming up, also for the thread that was cut off when
+    /// the other one finished. A mark left behind would steer later choices for good.
+    #[test]
+    fn two_threads_leave_no_marks_behind() {
+        let pos = Position::from_sfen(
+            "n2pk1Ss1/L1p2g1P1/1psPbR3/lP1N2P1b/3s1+p1lP/2+n6/4r1+l2/7p1/9 b 3GN8p 1",
+        )
+        .unwrap();
+        let table = Table::new(64);
+        table.new_search();
+        let stop = AtomicBool::new(false);
+        let busy = Busy::new();
+        let sh = Shared {
+            table: &table,
+            stop: &stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            node_limit: 5_000_000,
+            deadline: None,
+            reason: Mutex::new(None),
+            attacker: Color::Black,
+            salt: 0,
+            check_mode: GenMode::All,
+            max_depth: PathSet::CAPACITY as u16 - 4,
+            busy: Some(&busy),
+        };
+        let proven = std::thread::scope(|s| {
+            let searchers: Vec<_> = (0..2)
+                .map(|t| {
+                    let (sh, pos) = (&sh, &pos);
+                    std::thread::Builder::new()
+                        .stack_size(crate::threads::STACK_BYTES)
+                        .spawn_scoped(s, move || {
+                            let r = Searcher::new(sh, t).search_root(pos);
+                            sh.done.store(true, Ordering::Relaxed);
+                            r.pn == 0
+                        })
+                        .unwrap()
+                })
+                .collect();
+            searchers.into_iter().any(|h| h.join().unwrap())
+        });
+        assert!(proven, "not proven: {:?}", sh.reason.lock());
+        assert!(busy.is_clear());
+    }
+
     /// Shogi Muso 6, whose defence 5a4b opens a drop dance on file 1 (see `churn`). Some
     /// threads' move orders followed it for hundreds of plies and never came back; the
     /// one below is such a thread: without the churn estimate it reached this test's 5 M
