@@ -3,7 +3,7 @@
 //! Threads share one table, so two threads at the same node read the same numbers and
 //! pick the same child. Each then proves the same subtree, and the second one's work is
 //! wasted (on Zuko 8 two threads sometimes searched 58 M nodes where one thread needs 25 M).
-//! A thread marks every position on its path; a thread choosing a child that is marked
+//! A thread marks the positions it is inside; a thread choosing a child that is marked
 //! sees it as dearer than it is ([`busy_cost`]) and turns to a sibling that is nearly as
 //! good, as in parallel MCTS's virtual loss and Pawlewicz & Hayward's parallel df-pn.
 //!
@@ -13,7 +13,9 @@
 //! uses: turning away there made Zuko 8 cost 38 to 44 M nodes on two threads, against
 //! 26 to 28 M without marks. At defender nodes only, Zuko 8 took 29 to 45 s against 34
 //! to 61 s without (six runs each, two threads, side by side), and Microcosmos 25 to 28 s
-//! against 18 to 38 s (three runs each): the slow runs are what the marks cut.
+//! against 18 to 38 s (three runs each). The slow runs are not gone, though: two later
+//! runs of Zuko 8 took 57 and 86 s. So only a defender node's children, attacker
+//! positions, are marked: no one asks about the rest.
 //!
 //! The marks are counters in a small array indexed by a hash of the position: a false
 //! mark (two positions on one counter) only makes one choice a little less greedy, and

@@ -402,13 +402,14 @@ impl<'a> Searcher<'a> {
             }
             first = false;
 
-            // Threads split at defender nodes only (see `busy`).
-            if let Some(busy) = sh.busy.filter(|_| !or_node) {
+            // Threads split at defender nodes only, so only their children, attacker
+            // nodes, are marked and asked about (see `busy`).
+            let busy = sh.busy.filter(|_| !or_node);
+            if let Some(busy) = busy {
                 let c = &self.scratch.children[start + s.best];
                 if busy.is_busy(c.key, c.hand) {
-                    let threshold = if or_node { th_pn } else { th_dn };
                     let children = &self.scratch.children[start..end];
-                    avoid_busy(children, or_node, threshold, &mut s, |c| {
+                    avoid_busy(children, false, th_dn, &mut s, |c| {
                         busy.is_busy(c.key, c.hand)
                     });
                 }
@@ -418,11 +419,11 @@ impl<'a> Searcher<'a> {
             let (cth_pn, cth_dn) = self.child_thresholds(or_node, &s, &c, th_pn, th_dn);
             self.enter(depth, c.mv);
             let cpos = pos.play(c.mv);
-            if let Some(busy) = sh.busy {
+            if let Some(busy) = busy {
                 busy.enter(c.key, c.hand);
             }
             let r = self.search(&cpos, depth + 1, &c, (key, hand, c.mv), cth_pn, cth_dn, inc);
-            if let Some(busy) = sh.busy {
+            if let Some(busy) = busy {
                 busy.leave(c.key, c.hand);
             }
             let ch = &mut self.scratch.children[bi];
