@@ -409,9 +409,7 @@ impl<'a> Searcher<'a> {
                 let c = &self.scratch.children[start + s.best];
                 if busy.is_busy(c.key, c.hand) {
                     let children = &self.scratch.children[start..end];
-                    avoid_busy(children, false, th_dn, &mut s, |c| {
-                        busy.is_busy(c.key, c.hand)
-                    });
+                    avoid_busy(children, th_dn, &mut s, |c| busy.is_busy(c.key, c.hand));
                 }
             }
             let bi = start + s.best;

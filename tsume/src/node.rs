@@ -171,19 +171,18 @@ pub(crate) fn summarize(
     }
 }
 
-/// Chooses the child to search again when other threads are inside some children
-/// (`busy`): for the choice those count at [`busy_cost`] of their numbers, so that a
-/// thread arriving where another already works takes a sibling nearly as good. Only the
-/// choice (`best`, `second`) changes; the node's numbers stay the true ones.
+/// Chooses the child of a defender node to search again when other threads are inside
+/// some children (`busy`): for the choice those count at [`busy_cost`] of their disproof
+/// numbers, so that a thread arriving where another already works takes a sibling nearly
+/// as good. Only the choice (`best`, `second`) changes; the node's numbers stay the true
+/// ones. Attacker nodes do not turn away (see [`crate::busy`]).
 ///
-/// A sibling is only taken if its own number is below `threshold`, the node's threshold
-/// on the choosing side (pn at an attacker node, dn at a defender node). One at or above
-/// it would return at once, and the node would choose it again and again until the other
-/// thread left.
+/// A sibling is only taken if its disproof number is below `th_dn`, the node's threshold.
+/// One at or above it would return at once, and the node would choose it again and again
+/// until the other thread left.
 pub(crate) fn avoid_busy(
     children: &[Child],
-    or_node: bool,
-    threshold: u32,
+    th_dn: u32,
     s: &mut Summary,
     busy: impl Fn(&Child) -> bool,
 ) {
@@ -194,13 +193,12 @@ pub(crate) fn avoid_busy(
         if c.flags & HIDDEN != 0 {
             continue;
         }
-        let sel = if or_node { c.pn } else { c.dn };
-        let eff = if sel != INF && busy(c) {
-            busy_cost(sel).min(PN_MAX)
+        let eff = if c.dn != INF && busy(c) {
+            busy_cost(c.dn).min(PN_MAX)
         } else {
-            sel
+            c.dn
         };
-        if eff < min && (sel < threshold || i == s.best) {
+        if eff < min && (c.dn < th_dn || i == s.best) {
             second = min;
             min = eff;
             best = i;
@@ -305,25 +303,20 @@ mod tests {
     /// A child another thread is in counts double for the choice only.
     #[test]
     fn a_busy_child_gives_way_to_a_sibling_nearly_as_good() {
-        let cs = [child(0, 3, 9), child(1, 5, 9), child(2, 20, 9)];
-        let mut s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
-        assert_eq!((s.best, s.second), (0, 5));
-        avoid_busy(&cs, true, INF, &mut s, |c| c.key == cs[0].key);
-        assert_eq!((s.pn, s.dn, s.best, s.second), (3, 27, 1, 7));
-        // A runner-up more than twice as dear is not worth leaving the other thread for.
-        let cs = [child(0, 3, 9), child(1, 8, 9)];
-        let mut s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
-        avoid_busy(&cs, true, INF, &mut s, |c| c.key == cs[0].key);
-        assert_eq!((s.best, s.second), (0, 8));
-        // At a defender node the choice is by disproof number.
-        let cs = [child(0, 9, 2), child(1, 9, 4)];
+        let cs = [child(0, 9, 3), child(1, 9, 5), child(2, 9, 20)];
         let mut s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
-        avoid_busy(&cs, false, INF, &mut s, |c| c.key == cs[0].key);
-        assert_eq!((s.best, s.second), (1, 5));
+        assert_eq!((s.best, s.second), (0, 5));
+        avoid_busy(&cs, INF, &mut s, |c| c.key == cs[0].key);
+        assert_eq!((s.pn, s.dn, s.best, s.second), (27, 3, 1, 7));
+        // A runner-up more than twice as dear is not worth leaving the other thread for.
+        let cs = [child(0, 9, 3), child(1, 9, 8)];
+        let mut s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        avoid_busy(&cs, INF, &mut s, |c| c.key == cs[0].key);
+        assert_eq!((s.best, s.second), (0, 8));
         // A sibling at or past the node's threshold would return at once: stay.
-        let cs = [child(0, 3, 9), child(1, 5, 9)];
-        let mut s = summarize(&cs, true, 0, &[0; SNDA_MOVES]);
-        avoid_busy(&cs, true, 5, &mut s, |c| c.key == cs[0].key);
+        let cs = [child(0, 9, 3), child(1, 9, 5)];
+        let mut s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
+        avoid_busy(&cs, 5, &mut s, |c| c.key == cs[0].key);
         assert_eq!((s.best, s.second), (0, 5));
     }
 }
