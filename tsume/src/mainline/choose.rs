@@ -207,7 +207,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             .collect();
         moves.sort_by_key(|&(_, known)| !known);
         let mut first: Option<Choice> = None;
-        for (m, known) in moves {
+        for (m, _) in moves {
             let child = pos.play(m);
             // Once a mate is in hand, the others are only compared for spare pieces. In a
             // sound problem the attacker's mate is unique but near the end, so a check the
@@ -219,7 +219,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             // and walking it for its spare pieces walked the whole of each detour's
             // subtree (Zuko 99 from 121, whose mate is 117: its endings hundreds of times).
             let bound = first.map_or(r - 1, |f| (f.len - 1).min(r - 1));
-            let known = known && self.b.proven_len(&child).is_some_and(|l| l <= bound);
+            let known = self.b.proven_len(&child).is_some_and(|l| l <= bound);
             let found = if first.is_some() && !known {
                 self.mates_within_reduced(&child, bound, 6)
             } else {
