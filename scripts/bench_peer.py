@@ -15,10 +15,17 @@ both proved), and with --json writes the records.
 in seconds to a minute on this machine class, one thread each unless --threads says
 otherwise. Its nodes/s are the project's node-rate figure.
 
+--osl-only leaves Kanju out, and --resume FILE appends each problem's record to FILE (JSON
+Lines) as it finishes and skips the problems already there. Together they split a run
+longer than one sitting, such as OSL on the long problems at 600 s each (about 9 hours),
+into parts; the summary then covers the whole file.
+
 usage: scripts/bench_peer.py [--file PROBLEMS.jsonl] [--time 600] [--threads 2]
                              [--hash 4096] [--first N] [--skip N] [--kanju PATH] [--json OUT]
+                             [--osl-only] [--resume RECORDS.jsonl]
        scripts/bench_peer.py --speed [--time 60] [--threads 1]
 """
+import os
 import argparse
 import json
 import statistics
@@ -97,6 +104,8 @@ def main():
     ap.add_argument("--first", type=int)
     ap.add_argument("--skip", type=int, default=0)
     ap.add_argument("--json")
+    ap.add_argument("--osl-only", action="store_true", help="leave Kanju out")
+    ap.add_argument("--resume", help="JSON Lines of finished problems: skip them, append")
     a = ap.parse_args()
     if a.time is None:
         a.time = 60 if a.speed else 600
@@ -105,22 +114,34 @@ def main():
     problems = problemfile.read(a.file)[a.skip:]
     if a.speed:
         problems = [p for p in problems if p["name"] in SPEED_SET]
-    print(f"{len(problems)} problems, {a.time:g} s each, Kanju {a.threads} thread(s), "
-          f"hash {a.hash} MiB; OSL one thread", flush=True)
+    kanju = "Kanju left out" if a.osl_only else f"Kanju {a.threads} thread(s), hash {a.hash} MiB"
+    print(f"{len(problems)} problems, {a.time:g} s each, {kanju}; OSL one thread", flush=True)
     if a.first:
         problems = problems[:a.first]
     rows = []
+    if a.resume and os.path.exists(a.resume):
+        with open(a.resume, encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+    done = {r["name"] for r in rows}
     for p in problems:
-        kv, kt, kn, knodes = run_kanju(a, p["sfen"])
+        if p["name"] in done:
+            continue
+        if a.osl_only:
+            kv, kt, kn, knodes = "-", 0.0, 0, None
+        else:
+            kv, kt, kn, knodes = run_kanju(a, p["sfen"])
         ov, ot, on, onodes = run_osl(a, p["sfen"])
         rows.append(dict(name=p["name"], expected=p.get("mate_plies"), kanju=kv,
                          kanju_s=round(kt, 3), kanju_plies=kn, kanju_nodes=knodes,
                          kanju_nps=nps(knodes, kt), osl=ov, osl_s=round(ot, 3),
                          osl_plies=on, osl_nodes=onodes, osl_nps=nps(onodes, ot)))
         r = rows[-1]
+        if a.resume:
+            with open(a.resume, "a", encoding="utf-8") as f:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
         print(f"{p['name'][:34]:<34} kanju {kv:<8} {kt:8.2f}s {kn:>5}p {rate(r['kanju_nps'])}   "
               f"osl {ov:<8} {ot:8.2f}s {on:>5}p {rate(r['osl_nps'])}", flush=True)
-    for who in ("kanju", "osl"):
+    for who in ("osl",) if a.osl_only else ("kanju", "osl"):
         times = [r[f"{who}_s"] for r in rows if r[who] == "mate"]
         nomate = sum(r[who] == "nomate" for r in rows)
         bad = sum(r[who] == "BAD-MATE" for r in rows)
