@@ -8,12 +8,14 @@ falls on all of them alike. A build is a `kanju` binary; keep the old one by cop
 out of target/ before building the new one.
 
 Each run is `kanju solve SFEN --proof-only --json`: the time and nodes to the first
-verified mate. On one thread a build's node count repeats exactly from run to run, so a
+verified mate. With --main-line each run is the whole solve instead, main line included
+(Classical and AnyLength rules, as the Edo problems are judged): the time to the answer,
+all nodes, and the line's length, which two builds that differ in speed alone must agree on. On one thread a build's node count repeats exactly from run to run, so a
 change in nodes is a change in the search and a change at equal nodes is speed alone.
 
 usage: scripts/bench_ab.py OLD_KANJU NEW_KANJU [...] --names zukou-023,musou-030
                            [--file PROBLEMS.jsonl] [--threads 1] [--hash 2048]
-                           [--time 120s] [--repeat 3]
+                           [--time 120s] [--repeat 3] [--main-line]
 """
 import argparse
 import json
@@ -23,17 +25,21 @@ import subprocess
 import problemfile
 
 
-def proof(kanju, sfen, threads, hash_mb, time):
-    """(seconds, nodes) to the first verified mate, or (None, nodes) if none came."""
+def proof(kanju, sfen, threads, hash_mb, time, main_line=False):
+    """(seconds, nodes, line) to the first verified mate, or to the answer with `main_line`;
+    seconds are None if no mate came. `line` is the length, with "x" if shown exact."""
+    mode = ["--spare-rule", "classical", "--futile-rule", "any-length"] if main_line \
+        else ["--proof-only"]
     out = subprocess.run(
-        [kanju, "solve", sfen, "--proof-only", "--json", "--quiet", "--threads", str(threads),
+        [kanju, "solve", sfen, *mode, "--json", "--quiet", "--threads", str(threads),
          "--hash", str(hash_mb), "--time", time],
         capture_output=True, text=True).stdout
     lines = [l for l in out.splitlines() if l.startswith("{")]
     if not lines:
-        return None, 0
+        return None, 0, ""
     d = json.loads(lines[-1])
-    return (d["time_ms"] / 1000 if d.get("result") == "mate" else None), d.get("nodes", 0)
+    line = f"{d.get('length', '-')}{'x' if d.get('length_exact') else ''}"
+    return (d["time_ms"] / 1000 if d.get("result") == "mate" else None), d.get("nodes", 0), line
 
 
 def main():
@@ -45,6 +51,7 @@ def main():
     ap.add_argument("--time", default="120s")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--file", default=str(problemfile.EDO))
+    ap.add_argument("--main-line", action="store_true", help="time the whole solve")
     a = ap.parse_args()
     problems = problemfile.by_name(a.file)
     names = a.names.split(",")
@@ -52,10 +59,12 @@ def main():
     for name in names:
         for r in range(a.repeat):
             for b in a.builds:
-                t, nodes = proof(b, problems[name]["sfen"], a.threads, a.hash, a.time)
+                t, nodes, line = proof(b, problems[name]["sfen"], a.threads, a.hash, a.time,
+                                       a.main_line)
                 runs[(name, b)].append((t, nodes))
                 shown = f"{t:.2f} s" if t is not None else "no proof"
-                print(f"{name} round {r + 1} {b}: {shown}, {nodes} nodes", flush=True)
+                print(f"{name} round {r + 1} {b}: {shown}, {nodes} nodes, line {line}",
+                      flush=True)
     print()
     totals = {b: 0.0 for b in a.builds}
     for name in names:
