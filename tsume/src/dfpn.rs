@@ -74,7 +74,13 @@ impl<'a> Shared<'a> {
 
     /// The table key of `pos`.
     pub fn key_of(&self, pos: &Position) -> u64 {
-        nonzero_key(pos.board_key() ^ self.salt)
+        self.key_of_board(pos.board_key())
+    }
+
+    /// The table key of the board whose [`Position::board_key`] is `board_key`.
+    #[inline]
+    pub fn key_of_board(&self, board_key: u64) -> u64 {
+        nonzero_key(board_key ^ self.salt)
     }
 
     /// The table key after the legal move `m` from `pos`, without making it.

@@ -3,7 +3,7 @@
 
 use crate::busy::Busy;
 use crate::dfpn::{Searcher, Shared};
-use crate::mainline::MateSearch;
+use crate::mainline::{Hint, HintSource, MateSearch};
 use crate::node::NO_DEP;
 use crate::path::PathSet;
 use crate::table::Table;
@@ -15,6 +15,36 @@ use kanju_engine::{Color, GenMode, Hand, Move, PieceKind, Position, Square};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
+
+/// The df-pn table's verdicts, for the main line's bounded search.
+struct TableHints<'a> {
+    sh: &'a Shared<'a>,
+}
+
+impl HintSource for TableHints<'_> {
+    fn hint(&self, p: &Position) -> Hint {
+        let at = self.hint_at(p.board_key(), p.hand(self.sh.attacker));
+        at.expect("the table answers by key")
+    }
+
+    fn hint_at(&self, board_key: u64, hand: Hand) -> Option<Hint> {
+        let r = self
+            .sh
+            .table
+            .probe(self.sh.key_of_board(board_key), hand, 1, 1);
+        Some(if r.pn == 0 {
+            Hint::Mated(r.len)
+        } else if r.dn == 0 {
+            Hint::NoMate
+        } else {
+            Hint::Unknown
+        })
+    }
+
+    fn prefetch(&self, board_key: u64) {
+        self.sh.table.prefetch(self.sh.key_of_board(board_key));
+    }
+}
 
 /// The salt of a search's table keys: the piece set, the attacker and the checks generated.
 ///
@@ -210,16 +240,7 @@ pub(crate) fn solve(
             let deadline = limits
                 .time
                 .map(|t| start + t - (t / 20).min(Duration::from_millis(250)));
-            let hints = |p: &Position| {
-                let r = table.probe(sh.key_of(p), p.hand(attacker), 1, 1);
-                if r.pn == 0 {
-                    mainline::Hint::Mated(r.len)
-                } else if r.dn == 0 {
-                    mainline::Hint::NoMate
-                } else {
-                    mainline::Hint::Unknown
-                }
-            };
+            let hints = TableHints { sh: &sh };
             // The futility tests ask whether a position is mated at all: a df-pn search on
             // the same table, whose proofs and disproofs hold whatever the path.
             // Their nodes and the main line's own count in the solution's: a user reads

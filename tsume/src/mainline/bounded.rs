@@ -8,6 +8,8 @@
 //! for every larger bound, a disproof for every smaller one.
 
 use super::futile::{give_back, interposition_line, is_interposing_drop, takes_interposition};
+use super::key_map::KeyMap;
+use super::known::KnownSet;
 use crate::proof_hand::{
     and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
 };
@@ -61,59 +63,91 @@ pub(crate) struct Node {
     pub pos: Position,
     pub kind: Kind,
     pub n: i32,
-    /// A futility test: the capture of an interposed piece with the piece given back.
-    pub gives_back: bool,
-    /// The move that led here from the parent, for proof and disproof hands.
-    pub mv: Option<Move>,
+}
+
+/// `n` rounded down to the parity a node of `kind` can use.
+fn rounded(kind: Kind, n: i32) -> i32 {
+    match kind {
+        Kind::Or if n % 2 == 0 => n - 1,
+        Kind::And if n % 2 != 0 => n - 1,
+        _ => n,
+    }
 }
 
 impl Node {
     /// A node with the bound rounded to the parity its side can use.
     pub fn new(pos: Position, kind: Kind, n: i32) -> Node {
-        let n = match kind {
-            Kind::Or if n % 2 == 0 => n - 1,
-            Kind::And if n % 2 != 0 => n - 1,
-            _ => n,
-        };
         Node {
+            n: rounded(kind, n),
             pos,
             kind,
-            n,
-            gives_back: false,
-            mv: None,
         }
-    }
-
-    fn after(mut self, m: Move) -> Node {
-        self.mv = Some(m);
-        self
     }
 }
 
+/// What the tables know a node by: its question and its position's board and attacker's
+/// hand (pieces are conserved, so the two fix the defender's hand).
 #[derive(Clone, Copy)]
-struct Known {
-    /// A proof holds for any attacker hand that dominates this one, a disproof for any
-    /// hand it dominates (pieces are conserved, so the defender holds the rest). Proofs
-    /// and disproofs store their proof and disproof pieces, so one entry answers for
-    /// many hands.
+struct Spot {
+    kind: Kind,
+    n: i32,
+    board_key: u64,
     hand: Hand,
-    /// Shortest length proven (NEVER if none).
-    proven: i32,
-    /// Largest bound disproven (-1 if none).
-    disproven: i32,
+}
+
+/// A child in its parent's list. Its position is made only when the search goes into
+/// it: most children are only looked up, and a position is over half a kilobyte to make
+/// and to copy (making and moving every child's took a sixth of the search's time).
+struct Kid {
+    spot: Spot,
+    mv: Move,
+    /// A futility test: the capture of an interposed piece with the piece given back.
+    gives_back: bool,
+    /// A futility test's given-back position, which no move from the parent makes.
+    given_back: Option<Box<Position>>,
+}
+
+impl Kid {
+    /// The child reached by `m` from `parent`, asking `kind` within `n`.
+    fn after(parent: &Position, m: Move, kind: Kind, n: i32, attacker: Color) -> Kid {
+        Kid {
+            spot: Spot {
+                kind,
+                n: rounded(kind, n),
+                board_key: parent.board_key_after(m),
+                hand: parent.hand_after(attacker, m),
+            },
+            mv: m,
+            gives_back: false,
+            given_back: None,
+        }
+    }
+
+    /// The child as a node to search, its position made from `parent`'s.
+    fn node(&self, parent: &Position) -> Node {
+        let pos = match &self.given_back {
+            Some(q) => (**q).clone(),
+            None => parent.play(self.mv),
+        };
+        Node {
+            pos,
+            kind: self.spot.kind,
+            n: self.spot.n,
+        }
+    }
 }
 
 /// An open node's numbers in `work`, with the nodes searched under it so far: when the
 /// table is full the cheapest half goes (small trees first, as in Nagai's SmallTreeGC),
 /// and the big subtrees a long search has built stay.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Work {
     val: Val,
     effort: u32,
 }
 
 /// One child's standing.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Val {
     pn: u32,
     dn: u32,
@@ -163,8 +197,29 @@ pub(crate) enum Hint {
     Unknown,
 }
 
+/// Where [`Hint`]s come from: the solver's table, or any function of a position (tests).
+pub(crate) trait HintSource: Sync {
+    /// The verdict on `pos`.
+    fn hint(&self, pos: &Position) -> Hint;
+    /// The verdict on the position with `board_key` where the attacker holds `hand`, if
+    /// the source can tell without the position itself.
+    fn hint_at(&self, _board_key: u64, _hand: Hand) -> Option<Hint> {
+        None
+    }
+    /// Starts loading what [`Self::hint_at`] will read for `board_key`, so that the
+    /// hints of a node's children overlap their cache misses instead of paying them one
+    /// by one.
+    fn prefetch(&self, _board_key: u64) {}
+}
+
+impl<F: Fn(&Position) -> Hint + Sync> HintSource for F {
+    fn hint(&self, pos: &Position) -> Hint {
+        self(pos)
+    }
+}
+
 /// A source of [`Hint`]s: the solver's table.
-pub(crate) type Hints<'a> = &'a (dyn Fn(&Position) -> Hint + Sync);
+pub(crate) type Hints<'a> = &'a dyn HintSource;
 
 /// An unbounded mate search (the solver's df-pn on its own table) for a position, within
 /// a deadline and a node budget: `Some(true)` mated, `Some(false)` not mated whatever the
@@ -187,8 +242,8 @@ const GIVE_BACK_NODES: u64 = 3_000;
 pub(crate) struct Bounded<'a> {
     pub attacker: Color,
     pub check_mode: GenMode,
-    known: Map<Vec<Known>>,
-    work: Map<Work>,
+    known: KeyMap<KnownSet>,
+    work: KeyMap<Work>,
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -202,7 +257,8 @@ pub(crate) struct Bounded<'a> {
     /// Futility tests the mate search left undecided, for the debug log: those drops
     /// counted as effective (docs/rules.md).
     pub undecided_futility: u64,
-    /// Entries each table may hold before it is cleared: half the memory budget each.
+    /// Entries each table may hold before garbage is collected: half the memory budget
+    /// each.
     work_cap: usize,
     known_cap: usize,
     /// The current search ran out of time, nodes or was stopped.
@@ -211,16 +267,15 @@ pub(crate) struct Bounded<'a> {
     pub last_open: Option<(u32, u32)>,
 }
 
-const INTERPOSE_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
-/// Bytes one entry of `work` may take, hash-map slack and growth included.
-const WORK_ENTRY_BYTES: usize = 64;
-/// Bytes one entry of `known` may take, with its vector's allocation.
-const KNOWN_ENTRY_BYTES: usize = 160;
+const INTERPOSE_SALT: u64 = 0x2545_f491_4f6c_dd1d;
 
-fn mix(a: i32, salt: u64) -> u64 {
-    (a as u64 ^ salt)
-        .wrapping_mul(0xff51_afd7_ed55_8ccd)
-        .rotate_left(29)
+/// A 64-bit mix of `x` (splitmix64's finaliser). Keys built from small numbers need it:
+/// plain multiples of them cancel when XORed (see `work_keys_tell_hands_and_bounds_apart`).
+fn scramble(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl Drop for Bounded<'_> {
@@ -243,11 +298,15 @@ impl<'a> Bounded<'a> {
         hints: Hints<'a>,
         memory_bytes: usize,
     ) -> Bounded<'a> {
+        let known = KeyMap::with_budget(memory_bytes / 2);
+        let work = KeyMap::with_budget(memory_bytes / 2);
         Bounded {
             attacker,
             check_mode,
-            known: Map::default(),
-            work: Map::default(),
+            known_cap: known.capacity(),
+            work_cap: work.capacity(),
+            known,
+            work,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -256,8 +315,6 @@ impl<'a> Bounded<'a> {
             mate_search: None,
             give_back: Map::default(),
             undecided_futility: 0,
-            work_cap: (memory_bytes / 2 / WORK_ENTRY_BYTES).max(1024),
-            known_cap: (memory_bytes / 2 / KNOWN_ENTRY_BYTES).max(1024),
             aborted: false,
             last_open: None,
         }
@@ -273,7 +330,7 @@ impl<'a> Bounded<'a> {
     /// Always `None` under the same-length rule.
     fn give_back_known(&self, q: &Position) -> Option<bool> {
         self.mate_search?;
-        match (self.hints)(q) {
+        match self.hints.hint(q) {
             Hint::Mated(_) => Some(true),
             Hint::NoMate => Some(false),
             Hint::Unknown if self.proven_len(q).is_some() => Some(true),
@@ -312,12 +369,16 @@ impl<'a> Bounded<'a> {
     }
 
     /// A futility test's node valued by the tables' verdicts alone, if they have one.
-    fn give_back_initial(&self, node: &Node) -> Option<Val> {
-        if !self.any_length(node.n) {
+    fn give_back_initial(&self, kid: &Kid) -> Option<Val> {
+        let q = kid
+            .given_back
+            .as_deref()
+            .expect("a futility test's position");
+        if !self.any_length(kid.spot.n) {
             return None;
         }
-        let hand = node.pos.hand(self.attacker);
-        match self.give_back_known(&node.pos)? {
+        let hand = kid.spot.hand;
+        match self.give_back_known(q)? {
             true => Some(Val::proven(0, hand)),
             false => Some(Val::disproven(NEVER, hand)),
         }
@@ -325,12 +386,16 @@ impl<'a> Bounded<'a> {
 
     /// A futility test's node after the bounded search disproved it within its horizon:
     /// the df-pn may still find the give-back position mated at a greater length.
-    fn give_back_settled(&mut self, node: &Node, v: Val) -> Val {
-        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(node.n) {
+    fn give_back_settled(&mut self, kid: &Kid, v: Val) -> Val {
+        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(kid.spot.n) {
             return v;
         }
-        match self.give_back_searched(&node.pos) {
-            Some(true) => Val::proven(0, node.pos.hand(self.attacker)),
+        let q = kid
+            .given_back
+            .as_deref()
+            .expect("a futility test's position");
+        match self.give_back_searched(q) {
+            Some(true) => Val::proven(0, kid.spot.hand),
             _ => v,
         }
     }
@@ -401,10 +466,15 @@ impl<'a> Bounded<'a> {
 
     /// [`Self::known_bounds`] with the proof and disproof pieces behind them.
     fn known_vals(&self, pos: &Position) -> (Val, Val) {
-        let hand = pos.hand(self.attacker);
+        self.known_vals_at(pos.board_key(), pos.hand(self.attacker))
+    }
+
+    /// [`Self::known_vals`] of the board `board_key` with the attacker holding `hand`.
+    fn known_vals_at(&self, board_key: u64, hand: Hand) -> (Val, Val) {
         let mut p = Val::proven(NEVER, hand);
         let mut d = Val::disproven(-1, hand);
-        for k in self.known.get(&pos.board_key()).into_iter().flatten() {
+        let set = self.known.get(board_key);
+        for k in set.map_or(&[][..], KnownSet::as_slice) {
             if k.proven < p.len && hand.dominates(k.hand) {
                 p = Val::proven(k.proven, k.hand);
             }
@@ -426,107 +496,118 @@ impl<'a> Bounded<'a> {
         self.known_bounds(pos).1
     }
 
-    fn work_key(node: &Node) -> u64 {
-        match node.kind {
-            Kind::Interpose { s, m, .. } => {
-                node.pos.key()
-                    ^ INTERPOSE_SALT
-                    ^ mix(node.n, 1)
-                    ^ mix(m, 2)
-                    ^ mix(s.index() as i32, 3)
-            }
-            _ => node.pos.key() ^ mix(node.n, 0),
+    /// The spot of `node`.
+    fn spot(&self, node: &Node) -> Spot {
+        Spot {
+            kind: node.kind,
+            n: node.n,
+            board_key: node.pos.board_key(),
+            hand: node.pos.hand(self.attacker),
         }
     }
 
-    /// What the tables hold for `node`, if anything.
-    fn stored(&self, node: &Node) -> Option<Val> {
-        if !matches!(node.kind, Kind::Interpose { .. }) {
-            if node.kind == Kind::Or && node.n < 1 || node.n < 0 {
-                return Some(Val::disproven(node.n, Hand::full()));
+    fn work_key(s: &Spot) -> u64 {
+        let key = s.board_key ^ scramble((u64::from(s.hand.bits()) << 32) | u64::from(s.n as u32));
+        match s.kind {
+            Kind::Interpose { s: sq, m, .. } => {
+                key ^ scramble(INTERPOSE_SALT ^ (u64::from(m as u32) << 8) ^ sq.index() as u64)
             }
-            let (p, d) = self.known_vals(&node.pos);
-            if p.len <= node.n {
+            _ => key,
+        }
+    }
+
+    /// Starts loading the slots [`Self::stored`] reads for `s`.
+    fn prefetch(&self, s: &Spot) {
+        if !matches!(s.kind, Kind::Interpose { .. }) {
+            self.known.prefetch(s.board_key);
+        }
+        self.work.prefetch(Self::work_key(s));
+    }
+
+    /// What the tables hold for the node at `s`, if anything.
+    fn stored(&self, s: &Spot) -> Option<Val> {
+        if !matches!(s.kind, Kind::Interpose { .. }) {
+            if s.kind == Kind::Or && s.n < 1 || s.n < 0 {
+                return Some(Val::disproven(s.n, Hand::full()));
+            }
+            let (p, d) = self.known_vals_at(s.board_key, s.hand);
+            if p.len <= s.n {
                 return Some(p);
             }
-            if d.len >= node.n {
+            if d.len >= s.n {
                 return Some(d);
             }
         }
-        self.work.get(&Self::work_key(node)).map(|w| w.val)
+        self.work.get(Self::work_key(s)).map(|w| w.val)
     }
 
     /// The value of a node not visited yet: the df-pn table's verdict orders the search.
     /// A child it proved is tried first at an attacker node, one it did not last at a
-    /// defender node.
-    fn initial(&self, node: &Node) -> Val {
-        // Near the leaves the search settles a node faster than a probe of the big
-        // shared table (a cache miss behind a lock) can.
-        let hint = match node.kind {
-            Kind::Interpose { .. } => Hint::Unknown,
-            _ if node.n < 3 => Hint::Unknown,
-            _ => (self.hints)(&node.pos),
+    /// defender node. `pos` makes the node's position, for a hint source that needs it.
+    fn initial(&self, s: &Spot, pos: impl FnOnce() -> Position) -> Val {
+        let hint = if Self::takes_hint(s) {
+            self.hints
+                .hint_at(s.board_key, s.hand)
+                .unwrap_or_else(|| self.hints.hint(&pos()))
+        } else {
+            Hint::Unknown
         };
         match hint {
-            Hint::NoMate => Val::disproven(NEVER, node.pos.hand(self.attacker)),
+            Hint::NoMate => Val::disproven(NEVER, s.hand),
             Hint::Mated(_) => Val::open(1, 2),
             Hint::Unknown => Val::open(2, 1),
         }
     }
 
-    fn lookup(&self, node: &Node) -> Val {
-        self.stored(node).unwrap_or_else(|| self.initial(node))
+    /// Whether [`Self::initial`] asks the df-pn table about the node at `s`. Near the
+    /// leaves the search settles a node faster than a probe of the big shared table (a
+    /// cache miss behind a lock) can.
+    fn takes_hint(s: &Spot) -> bool {
+        !matches!(s.kind, Kind::Interpose { .. }) && s.n >= 3
     }
 
-    /// [`Self::lookup`] for a child of the node being searched: its initial value (a probe
-    /// of the shared df-pn table) is taken once per expansion, not once per iteration.
-    fn lookup_child(&self, node: &Node, initial: &mut Option<Val>) -> Val {
-        self.stored(node)
-            .unwrap_or_else(|| *initial.get_or_insert_with(|| self.initial(node)))
+    /// [`Self::stored`], or else [`Self::initial`], for a child of the node at `parent`:
+    /// its initial value (a probe of the shared df-pn table) is taken once per
+    /// expansion, not once per iteration.
+    fn lookup_child(&self, parent: &Position, kid: &Kid, initial: &mut Option<Val>) -> Val {
+        self.stored(&kid.spot).unwrap_or_else(|| {
+            *initial.get_or_insert_with(|| self.initial(&kid.spot, || kid.node(parent).pos))
+        })
     }
 
     /// Records `v` for `node`, whose search took `effort` nodes this time.
     fn store(&mut self, node: &Node, v: Val, effort: u64) {
+        let s = self.spot(node);
+        self.store_at(&s, v, effort);
+    }
+
+    /// [`Self::store`] by the node's spot.
+    fn store_at(&mut self, s: &Spot, v: Val, effort: u64) {
         let resolved = v.pn == 0 || v.dn == 0;
-        if resolved && !matches!(node.kind, Kind::Interpose { .. }) {
+        if resolved && !matches!(s.kind, Kind::Interpose { .. }) {
             if self.known.len() >= self.known_cap {
                 self.make_room();
             }
-            let hand = v.hand;
-            let ks = self.known.entry(node.pos.board_key()).or_default();
-            let i = match ks.iter().position(|k| k.hand == hand) {
-                Some(i) => i,
-                None => {
-                    if ks.len() >= 16 {
-                        ks.remove(0);
-                    }
-                    ks.push(Known {
-                        hand,
-                        proven: NEVER,
-                        disproven: -1,
-                    });
-                    ks.len() - 1
-                }
-            };
-            let k = &mut ks[i];
+            let k = self
+                .known
+                .get_or_insert_with(s.board_key, KnownSet::default)
+                .entry(v.hand);
             if v.pn == 0 {
                 k.proven = k.proven.min(v.len);
             } else {
                 k.disproven = k.disproven.max(v.len);
             }
-            self.work.remove(&Self::work_key(node));
+            self.work.remove(Self::work_key(s));
         } else {
             if self.work.len() >= self.work_cap {
                 self.collect_work();
             }
             let effort = effort.min(u32::MAX as u64) as u32;
-            self.work
-                .entry(Self::work_key(node))
-                .and_modify(|w| {
-                    w.val = v;
-                    w.effort = w.effort.saturating_add(effort);
-                })
-                .or_insert(Work { val: v, effort });
+            let w = self
+                .work
+                .get_or_insert_with(Self::work_key(s), || Work { val: v, effort: 0 });
+            w.val = v;
+            w.effort = w.effort.saturating_add(effort);
         }
     }
 
@@ -542,7 +623,7 @@ impl<'a> Bounded<'a> {
         let (_, &mut cut, _) = efforts.select_nth_unstable(mid);
         let before = self.work.len();
         // At least half go: every entry at or below the median.
-        self.work.retain(|_, w| w.effort > cut);
+        self.work.retain(|w| w.effort > cut);
         for w in self.work.values_mut() {
             // Old effort counts for less, so that the next collection can free what the
             // search has left behind since.
@@ -563,14 +644,14 @@ impl<'a> Bounded<'a> {
         let mut bound = 1;
         while self.known.len() > target && bound < NEVER {
             for ks in self.known.values_mut() {
-                for k in ks.iter_mut() {
+                for k in ks.as_mut_slice() {
                     if k.disproven <= bound {
                         k.disproven = -1;
                     }
                 }
                 ks.retain(|k| k.disproven >= 0 || k.proven < NEVER);
             }
-            self.known.retain(|_, ks| !ks.is_empty());
+            self.known.retain(|ks| !ks.is_empty());
             bound = if bound >= 64 { NEVER } else { bound + 4 };
         }
         if self.known.len() > target {
@@ -584,7 +665,7 @@ impl<'a> Bounded<'a> {
 
     /// The df-pn table's verdict on `pos`.
     pub fn hint(&self, pos: &Position) -> Hint {
-        (self.hints)(pos)
+        self.hints.hint(pos)
     }
 
     /// Records that `pos` is mated within `len` (shown by a proof tree outside this search).
@@ -594,8 +675,6 @@ impl<'a> Bounded<'a> {
             pos: pos.clone(),
             kind,
             n: len,
-            gives_back: false,
-            mv: None,
         };
         self.store(&node, Val::proven(len, pos.hand(self.attacker)), 0);
     }
@@ -624,7 +703,7 @@ impl<'a> Bounded<'a> {
     }
 
     /// The children of `node`, or its value when it is decided without them.
-    fn expand(&self, node: &Node) -> Result<Vec<Node>, Val> {
+    fn expand(&self, node: &Node) -> Result<Vec<Kid>, Val> {
         let mut list = MoveList::new();
         let pos = &node.pos;
         let n = node.n;
@@ -646,7 +725,7 @@ impl<'a> Bounded<'a> {
                 Ok(list
                     .as_slice()
                     .iter()
-                    .map(|&m| Node::new(pos.play(m), Kind::And, n - 1).after(m))
+                    .map(|&m| Kid::after(pos, m, Kind::And, n - 1, self.attacker))
                     .collect())
             }
             Kind::And => {
@@ -661,31 +740,25 @@ impl<'a> Bounded<'a> {
                 let line = interposition_line(pos);
                 let mut kids = Vec::with_capacity(list.len());
                 for &m in list.as_slice() {
-                    let child = pos.play(m);
                     if is_interposing_drop(m, line) {
                         let checker = line.expect("an interposition has a line").0;
-                        kids.push(Node {
-                            pos: child,
-                            kind: Kind::Interpose {
-                                s: m.to(),
-                                checker,
-                                m: n,
-                            },
-                            n,
-                            gives_back: false,
-                            mv: Some(m),
-                        });
+                        let kind = Kind::Interpose {
+                            s: m.to(),
+                            checker,
+                            m: n,
+                        };
+                        kids.push(Kid::after(pos, m, kind, n, self.attacker));
                     } else {
                         if n < 2 {
                             // A real defence (a king move or a capture, there whatever
                             // the attacker holds) and no plies left for the attacker.
                             return Err(Val::disproven(n, Hand::full()));
                         }
-                        kids.push(Node::new(child, Kind::Or, n - 1).after(m));
+                        kids.push(Kid::after(pos, m, Kind::Or, n - 1, self.attacker));
                     }
                 }
                 // Real defences first: their lengths set the futility bound.
-                kids.sort_by_key(|k| matches!(k.kind, Kind::Interpose { .. }));
+                kids.sort_by_key(|k| matches!(k.spot.kind, Kind::Interpose { .. }));
                 Ok(kids)
             }
             Kind::Interpose { s, checker, m } => {
@@ -696,13 +769,21 @@ impl<'a> Bounded<'a> {
                     if takes_interposition(c, s, checker, &after) {
                         let kind = pos.piece_on(s).expect("the dropped piece").kind();
                         if let Some(q) = give_back(&after, kind) {
-                            let mut q = Node::new(q, Kind::And, m).after(c);
-                            q.gives_back = true;
-                            kids.push(q);
+                            kids.push(Kid {
+                                spot: Spot {
+                                    kind: Kind::And,
+                                    n: rounded(Kind::And, m),
+                                    board_key: q.board_key(),
+                                    hand: q.hand(self.attacker),
+                                },
+                                mv: c,
+                                gives_back: true,
+                                given_back: Some(Box::new(q)),
+                            });
                         }
                     }
                     if n >= 2 {
-                        kids.push(Node::new(after, Kind::And, n - 2).after(c));
+                        kids.push(Kid::after(pos, c, Kind::And, n - 2, self.attacker));
                     }
                 }
                 if kids.is_empty() {
@@ -714,10 +795,10 @@ impl<'a> Bounded<'a> {
     }
 
     /// How much a proven child adds to its parent's length.
-    fn contribution(parent: Kind, child: &Node, len: i32, pseudo: bool) -> i32 {
+    fn contribution(parent: Kind, child: &Kid, len: i32, pseudo: bool) -> i32 {
         match parent {
             Kind::Or => len + 1,
-            Kind::And => match child.kind {
+            Kind::And => match child.spot.kind {
                 Kind::Interpose { .. } => len,
                 _ => len + 1,
             },
@@ -736,14 +817,7 @@ impl<'a> Bounded<'a> {
     /// The value of `node` once its children `vals` settle it: the length (or bound) and
     /// the proof (or disproof) pieces. At a defender node `best` is a refuting child
     /// when there is one.
-    fn resolved(
-        &self,
-        node: &Node,
-        kids: &[Node],
-        vals: &[Val],
-        pseudo: &[bool],
-        best: usize,
-    ) -> Val {
+    fn resolved(&self, node: &Node, kids: &[Kid], vals: &[Val], best: usize) -> Val {
         let pos = &node.pos;
         let actual = pos.hand(self.attacker);
         let or_like = !matches!(node.kind, Kind::And);
@@ -755,13 +829,18 @@ impl<'a> Bounded<'a> {
                     .map(|i| {
                         (
                             i,
-                            Self::contribution(node.kind, &kids[i], vals[i].len, pseudo[i]),
+                            Self::contribution(
+                                node.kind,
+                                &kids[i],
+                                vals[i].len,
+                                kids[i].gives_back,
+                            ),
                         )
                     })
                     .min_by_key(|&(_, c)| c)
                     .expect("a proven child");
-                let m = kids[i].mv.expect("a child records its move");
-                let hand = if pseudo[i] {
+                let m = kids[i].mv;
+                let hand = if kids[i].gives_back {
                     vals[i].hand
                 } else {
                     or_proof(vals[i].hand, m, captured_kind(pos, m))
@@ -771,7 +850,12 @@ impl<'a> Bounded<'a> {
             let mut len = 0;
             let mut hand = Hand::EMPTY;
             for (i, v) in vals.iter().enumerate() {
-                len = len.max(Self::contribution(node.kind, &kids[i], v.len, pseudo[i]));
+                len = len.max(Self::contribution(
+                    node.kind,
+                    &kids[i],
+                    v.len,
+                    kids[i].gives_back,
+                ));
                 hand = hand.max(v.hand);
             }
             return Val::proven(len, and_proof_drop_rule(pos, self.attacker, hand));
@@ -779,8 +863,8 @@ impl<'a> Bounded<'a> {
         if or_like {
             let mut hand = disproof_ceiling(actual);
             for (i, v) in vals.iter().enumerate() {
-                let m = kids[i].mv.expect("a child records its move");
-                hand = if pseudo[i] {
+                let m = kids[i].mv;
+                hand = if kids[i].gives_back {
                     hand.min(v.hand)
                 } else {
                     or_disproof(hand, v.hand, m, captured_kind(pos, m))
@@ -798,14 +882,17 @@ impl<'a> Bounded<'a> {
             };
             return Val::disproven(len, hand);
         }
-        let m = kids[best].mv.expect("a child records its move");
+        let m = kids[best].mv;
         Val::disproven(node.n, and_disproof(vals[best].hand, m, actual))
     }
 
     fn mid(&mut self, node: &Node, th_pn: u32, th_dn: u32) -> Val {
         self.nodes += 1;
         let start = self.nodes;
-        let cur = self.lookup(node);
+        let spot = self.spot(node);
+        let cur = self
+            .stored(&spot)
+            .unwrap_or_else(|| self.initial(&spot, || node.pos.clone()));
         if cur.pn == 0 || cur.dn == 0 {
             return cur;
         }
@@ -820,14 +907,16 @@ impl<'a> Bounded<'a> {
             }
         };
         let or_like = !matches!(node.kind, Kind::And);
-        // For Interpose: which children are futility tests (the given-back positions).
-        let pseudo: Vec<bool> = match node.kind {
-            Kind::Interpose { .. } => kids.iter().map(|k| k.gives_back).collect(),
-            _ => vec![false; kids.len()],
-        };
+        // Every child is looked up below: start all their cache misses now.
+        for k in &kids {
+            self.prefetch(&k.spot);
+            if Self::takes_hint(&k.spot) {
+                self.hints.prefetch(k.spot.board_key);
+            }
+        }
         let n_real = kids
             .iter()
-            .filter(|k| !matches!(k.kind, Kind::Interpose { .. }))
+            .filter(|k| !matches!(k.spot.kind, Kind::Interpose { .. }))
             .count();
         let mut initial: Vec<Option<Val>> = vec![None; kids.len()];
         // Children's values are looked up once and then follow what their searches return:
@@ -837,10 +926,10 @@ impl<'a> Bounded<'a> {
         for (k, init) in kids[..n_real].iter().zip(&mut initial) {
             let v = if k.gives_back {
                 let v = self.give_back_initial(k);
-                let v = v.unwrap_or_else(|| self.lookup_child(k, init));
+                let v = v.unwrap_or_else(|| self.lookup_child(&node.pos, k, init));
                 self.give_back_settled(k, v)
             } else {
-                self.lookup_child(k, init)
+                self.lookup_child(&node.pos, k, init)
             };
             vals.push(v);
         }
@@ -858,10 +947,10 @@ impl<'a> Bounded<'a> {
                     futility_bound = Some(m);
                     vals.truncate(n_real);
                     for (k, init) in kids[n_real..].iter_mut().zip(&mut initial[n_real..]) {
-                        if let Kind::Interpose { m: km, .. } = &mut k.kind {
+                        if let Kind::Interpose { m: km, .. } = &mut k.spot.kind {
                             *km = m;
                         }
-                        vals.push(self.lookup_child(k, init));
+                        vals.push(self.lookup_child(&node.pos, k, init));
                     }
                 }
             }
@@ -890,7 +979,7 @@ impl<'a> Bounded<'a> {
                 }
             }
             if pn == 0 || dn == 0 {
-                let v = self.resolved(node, &kids, &vals, &pseudo, best);
+                let v = self.resolved(node, &kids, &vals, best);
                 self.store(node, v, self.nodes - start + 1);
                 return v;
             }
@@ -908,10 +997,10 @@ impl<'a> Bounded<'a> {
                 let cpn = th_pn - pn + vals[best].pn;
                 (cpn, cdn)
             };
-            let child = kids[best].clone();
+            let child = kids[best].node(&node.pos);
             vals[best] = self.mid(&child, cpn.min(INF), cdn.min(INF));
-            if child.gives_back {
-                vals[best] = self.give_back_settled(&child, vals[best]);
+            if kids[best].gives_back {
+                vals[best] = self.give_back_settled(&kids[best], vals[best]);
             }
             // Aborted, the loop goes round once more to return the value with the child's
             // latest: in a forced line every node passes its child unlimited thresholds,
@@ -970,6 +1059,45 @@ mod tests {
         assert_eq!(b.proven_len(&pos), Some(1));
     }
 
+    /// Nodes of one board in `work` are told apart by the attacker's hand, the bound and,
+    /// for a futility test, the square and the other replies' length. Keys once mixed the
+    /// last three as multiples of small numbers XORed together, which cancel: a test at
+    /// a bound of 4 whose other replies were mated in 7 had the key of one at 6 with 5,
+    /// and the search could read one's result for the other's. This test fails on them.
+    #[test]
+    fn work_keys_tell_hands_and_bounds_apart() {
+        let mut seen = std::collections::HashSet::new();
+        let mut hand = Hand::EMPTY;
+        for pawns in 0..18 {
+            for n in -1..60 {
+                // Attacker to move on this board (its key says whose move it is).
+                let mut kinds = vec![Kind::Or];
+                for sq in Square::all().take(9) {
+                    for m in 0..12 {
+                        kinds.push(Kind::Interpose {
+                            s: sq,
+                            checker: sq,
+                            m,
+                        });
+                    }
+                }
+                for kind in kinds {
+                    let spot = Spot {
+                        kind,
+                        n,
+                        board_key: 0x1234_5678_9abc_def0,
+                        hand,
+                    };
+                    assert!(
+                        seen.insert(Bounded::work_key(&spot)),
+                        "{pawns} pawns, bound {n}, {kind:?}"
+                    );
+                }
+            }
+            hand = hand.add(kanju_engine::PieceKind::Pawn);
+        }
+    }
+
     #[test]
     fn a_full_work_table_keeps_its_biggest_subtrees() {
         let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b GS2r2b3g3s4n4l17p 1").unwrap();
@@ -984,14 +1112,20 @@ mod tests {
         // The ninth entry finds the table full: the cheaper half goes first.
         b.store(&node(17), Val::open(5, 6), 1);
         for n in (1..8).step_by(2) {
-            assert!(b.stored(&node(n)).is_none(), "bound {n} took few nodes");
+            assert!(
+                b.stored(&b.spot(&node(n))).is_none(),
+                "bound {n} took few nodes"
+            );
         }
         for n in (9..18).step_by(2) {
-            assert!(b.stored(&node(n)).is_some(), "bound {n} stays");
+            assert!(b.stored(&b.spot(&node(n))).is_some(), "bound {n} stays");
         }
         // A node searched again adds its nodes to what it had.
         b.store(&node(17), Val::open(7, 8), 1_000);
-        let w = b.work[&Bounded::work_key(&node(17))];
+        let w = *b
+            .work
+            .get(Bounded::work_key(&b.spot(&node(17))))
+            .expect("kept");
         assert_eq!((w.val.pn, w.effort), (7, 1_001));
     }
 }

@@ -11,6 +11,8 @@ mod bounded;
 mod choose;
 mod cooks;
 mod futile;
+mod key_map;
+mod known;
 mod seed;
 mod shortcut;
 mod tail;
@@ -27,7 +29,7 @@ macro_rules! dbg_line {
     };
 }
 use bounded::{Bounded, Reprove};
-pub(crate) use bounded::{Hint, Hints, MateSearch};
+pub(crate) use bounded::{Hint, HintSource, Hints, MateSearch};
 use kanju_engine::{Color, GenMode, Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -1,0 +1,273 @@
+//! A hash map from Zobrist keys for the bounded search's tables: open addressing with
+//! linear probing in one flat array. A lookup then costs one cache miss, and a node can
+//! prefetch its children's slots before it reads them. The standard `HashMap` offers no
+//! address to prefetch, and its lookups (control bytes, then the entry, then for the
+//! proofs a vector) took about a third of the bounded search's time.
+//!
+//! The array doubles while it is at most half full, up to the slots its memory budget
+//! holds; past that the owner must free entries (its garbage collection) before the map
+//! is three quarters full.
+
+/// Marks an empty slot.
+const EMPTY: u64 = 0;
+/// Stands in for the key 0, which marks empty slots. A real key equal to it shares its
+/// entries, as two positions do when their Zobrist keys collide.
+const ZERO_KEY: u64 = 0x5851_f42d_4c95_7f2d;
+/// Slots of a new map.
+const INITIAL_SLOTS: usize = 1 << 10;
+
+#[derive(Clone, Default)]
+struct Slot<V> {
+    key: u64,
+    val: V,
+}
+
+/// Open-addressing map from nonzero `u64` keys to `V`.
+pub(crate) struct KeyMap<V> {
+    slots: Vec<Slot<V>>,
+    len: usize,
+    max_slots: usize,
+}
+
+impl<V: Default> Default for KeyMap<V> {
+    fn default() -> Self {
+        KeyMap::with_budget(usize::MAX)
+    }
+}
+
+impl<V: Default> KeyMap<V> {
+    /// A map whose array never takes more than `bytes` once grown (at least the initial
+    /// size).
+    pub fn with_budget(bytes: usize) -> KeyMap<V> {
+        let fit = (bytes / std::mem::size_of::<Slot<V>>()).max(INITIAL_SLOTS);
+        let max_slots = if fit.is_power_of_two() {
+            fit
+        } else {
+            fit.next_power_of_two() / 2
+        };
+        KeyMap {
+            slots: Self::empty_slots(INITIAL_SLOTS),
+            len: 0,
+            max_slots,
+        }
+    }
+
+    /// Entries the map holds at its full size while at most five eighths full: where
+    /// its owner should make room.
+    pub fn capacity(&self) -> usize {
+        self.max_slots / 8 * 5
+    }
+
+    fn empty_slots(n: usize) -> Vec<Slot<V>> {
+        let mut v = Vec::with_capacity(n);
+        v.resize_with(n, Slot::default);
+        v
+    }
+
+    fn stored_key(key: u64) -> u64 {
+        if key == EMPTY {
+            ZERO_KEY
+        } else {
+            key
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        // Fibonacci hashing: the top bits of the product, whatever bits the key varies in.
+        let bits = self.slots.len().trailing_zeros();
+        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+    }
+
+    fn find(&self, key: u64) -> Option<usize> {
+        let key = Self::stored_key(key);
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            match self.slots[i].key {
+                k if k == key => return Some(i),
+                EMPTY => return None,
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// Entries in the map.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Hints the CPU to load `key`'s home slot ahead of a lookup.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = &self.slots[self.home(Self::stored_key(key))] as *const Slot<V> as *const i8;
+            // SAFETY: a prefetch of an address inside the array; it never faults.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    pub fn get(&self, key: u64) -> Option<&V> {
+        self.find(key).map(|i| &self.slots[i].val)
+    }
+
+    /// The entry of `key`, inserted as `make()` if absent.
+    pub fn get_or_insert_with(&mut self, key: u64, make: impl FnOnce() -> V) -> &mut V {
+        if let Some(i) = self.find(key) {
+            return &mut self.slots[i].val;
+        }
+        let full = (self.len + 1) * 2 > self.slots.len() && self.slots.len() < self.max_slots;
+        // Past three quarters even at the full size: grow past the budget rather than let
+        // the probes run long (the owner is meant to collect garbage before this).
+        if full || (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.resize(self.slots.len() * 2);
+        }
+        let i = self.place(Self::stored_key(key), make());
+        &mut self.slots[i].val
+    }
+
+    /// Puts an entry known to be absent into a slot with room for it.
+    fn place(&mut self, key: u64, val: V) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        while self.slots[i].key != EMPTY {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = Slot { key, val };
+        self.len += 1;
+        i
+    }
+
+    fn resize(&mut self, n: usize) {
+        let old = std::mem::replace(&mut self.slots, Self::empty_slots(n));
+        self.len = 0;
+        for s in old.into_iter().filter(|s| s.key != EMPTY) {
+            self.place(s.key, s.val);
+        }
+    }
+
+    /// Removes `key`'s entry. The entries after it in its run move back so that no
+    /// lookup stops early at the hole (backward-shift deletion).
+    pub fn remove(&mut self, key: u64) -> Option<V> {
+        let mut hole = self.find(key)?;
+        let v = std::mem::take(&mut self.slots[hole].val);
+        self.slots[hole].key = EMPTY;
+        self.len -= 1;
+        let mask = self.slots.len() - 1;
+        let mut j = hole;
+        loop {
+            j = (j + 1) & mask;
+            let k = self.slots[j].key;
+            if k == EMPTY {
+                return Some(v);
+            }
+            // The entry at j may fill the hole unless its home lies cyclically in
+            // (hole, j]: then a lookup starting there never passes the hole.
+            let home = self.home(k);
+            let stays = if hole <= j {
+                hole < home && home <= j
+            } else {
+                hole < home || home <= j
+            };
+            if !stays {
+                self.slots[hole] = std::mem::take(&mut self.slots[j]);
+                self.slots[j].key = EMPTY;
+                hole = j;
+            }
+        }
+    }
+
+    /// Keeps the entries for which `keep` is true.
+    pub fn retain(&mut self, mut keep: impl FnMut(&mut V) -> bool) {
+        let n = self.slots.len();
+        let old = std::mem::replace(&mut self.slots, Self::empty_slots(n));
+        self.len = 0;
+        for mut s in old.into_iter().filter(|s| s.key != EMPTY) {
+            if keep(&mut s.val) {
+                self.place(s.key, s.val);
+            }
+        }
+    }
+
+    /// Empties the map, keeping its array.
+    pub fn clear(&mut self) {
+        for s in &mut self.slots {
+            *s = Slot::default();
+        }
+        self.len = 0;
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.slots.iter().filter(|s| s.key != EMPTY).map(|s| &s.val)
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+        self.slots
+            .iter_mut()
+            .filter(|s| s.key != EMPTY)
+            .map(|s| &mut s.val)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// Random inserts, updates and removals agree with a `HashMap`, through several
+    /// doublings. A small array half full has long runs, so removals shift entries back,
+    /// some of them around the array's end.
+    #[test]
+    fn agrees_with_a_hash_map() {
+        let mut map: KeyMap<u32> = KeyMap::default();
+        let mut reference = HashMap::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for step in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // 3000 distinct keys, 0 among them.
+            let key = (x % 3000).wrapping_mul(0x1000_0000_0000_0001) & !0xff;
+            match x >> 62 {
+                0 => {
+                    assert_eq!(map.remove(key), reference.remove(&key));
+                }
+                _ => {
+                    *map.get_or_insert_with(key, || 0) += step;
+                    *reference.entry(key).or_insert(0) += step;
+                }
+            }
+            assert_eq!(map.len(), reference.len());
+        }
+        for (k, v) in &reference {
+            assert_eq!(map.get(*k), Some(v));
+        }
+        assert_eq!(map.values().count(), reference.len());
+        map.retain(|v| *v % 2 == 0);
+        reference.retain(|_, v| *v % 2 == 0);
+        assert_eq!(map.len(), reference.len());
+        for k in 0..3000u64 {
+            let key = k.wrapping_mul(0x1000_0000_0000_0001) & !0xff;
+            assert_eq!(map.get(key), reference.get(&key));
+        }
+        map.clear();
+        assert_eq!((map.len(), map.get(0)), (0, None));
+    }
+
+    /// The array stops doubling at its budget and reports five eighths of it as the
+    /// capacity its owner must keep to.
+    #[test]
+    fn the_budget_caps_the_array() {
+        let slot = std::mem::size_of::<Slot<u64>>();
+        let mut map: KeyMap<u64> = KeyMap::with_budget(slot * 4096 + slot);
+        assert_eq!(map.capacity(), 2560);
+        for k in 1..=2560u64 {
+            *map.get_or_insert_with(k.wrapping_mul(0x9e37_79b9), || 0) = k;
+        }
+        assert_eq!(map.slots.len(), 4096);
+        assert_eq!(map.get(77u64.wrapping_mul(0x9e37_79b9)), Some(&77));
+    }
+}
