@@ -21,24 +21,29 @@ struct TableHints<'a> {
     sh: &'a Shared<'a>,
 }
 
-impl HintSource for TableHints<'_> {
-    fn hint(&self, p: &Position) -> Hint {
-        let at = self.hint_at(p.board_key(), p.hand(self.sh.attacker));
-        at.expect("the table answers by key")
-    }
-
-    fn hint_at(&self, board_key: u64, hand: Hand) -> Option<Hint> {
+impl TableHints<'_> {
+    fn verdict(&self, board_key: u64, hand: Hand) -> Hint {
         let r = self
             .sh
             .table
             .probe(self.sh.key_of_board(board_key), hand, 1, 1);
-        Some(if r.pn == 0 {
+        if r.pn == 0 {
             Hint::Mated(r.len)
         } else if r.dn == 0 {
             Hint::NoMate
         } else {
             Hint::Unknown
-        })
+        }
+    }
+}
+
+impl HintSource for TableHints<'_> {
+    fn hint(&self, p: &Position) -> Hint {
+        self.verdict(p.board_key(), p.hand(self.sh.attacker))
+    }
+
+    fn hint_at(&self, board_key: u64, hand: Hand) -> Option<Hint> {
+        Some(self.verdict(board_key, hand))
     }
 
     fn prefetch(&self, board_key: u64) {

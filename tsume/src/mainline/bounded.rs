@@ -101,9 +101,8 @@ struct Spot {
 struct Kid {
     spot: Spot,
     mv: Move,
-    /// A futility test: the capture of an interposed piece with the piece given back.
-    gives_back: bool,
-    /// A futility test's given-back position, which no move from the parent makes.
+    /// A futility test's position: the interposed piece captured by `mv` and given back
+    /// to the defender, which no move from the parent makes.
     given_back: Option<Box<Position>>,
 }
 
@@ -118,9 +117,28 @@ impl Kid {
                 hand: parent.hand_after(attacker, m),
             },
             mv: m,
-            gives_back: false,
             given_back: None,
         }
+    }
+
+    /// The futility test of capturing the interposed piece by `c` and giving it back,
+    /// which leaves `q`; the other replies are mated within `m`.
+    fn giving_back(q: Position, c: Move, m: i32, attacker: Color) -> Kid {
+        Kid {
+            spot: Spot {
+                kind: Kind::And,
+                n: rounded(Kind::And, m),
+                board_key: q.board_key(),
+                hand: q.hand(attacker),
+            },
+            mv: c,
+            given_back: Some(Box::new(q)),
+        }
+    }
+
+    /// Whether this is a futility test.
+    fn gives_back(&self) -> bool {
+        self.given_back.is_some()
     }
 
     /// The child as a node to search, its position made from `parent`'s.
@@ -369,15 +387,11 @@ impl<'a> Bounded<'a> {
     }
 
     /// A futility test's node valued by the tables' verdicts alone, if they have one.
-    fn give_back_initial(&self, kid: &Kid) -> Option<Val> {
-        let q = kid
-            .given_back
-            .as_deref()
-            .expect("a futility test's position");
-        if !self.any_length(kid.spot.n) {
+    fn give_back_initial(&self, q: &Position, s: &Spot) -> Option<Val> {
+        if !self.any_length(s.n) {
             return None;
         }
-        let hand = kid.spot.hand;
+        let hand = s.hand;
         match self.give_back_known(q)? {
             true => Some(Val::proven(0, hand)),
             false => Some(Val::disproven(NEVER, hand)),
@@ -386,16 +400,12 @@ impl<'a> Bounded<'a> {
 
     /// A futility test's node after the bounded search disproved it within its horizon:
     /// the df-pn may still find the give-back position mated at a greater length.
-    fn give_back_settled(&mut self, kid: &Kid, v: Val) -> Val {
-        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(kid.spot.n) {
+    fn give_back_settled(&mut self, q: &Position, s: &Spot, v: Val) -> Val {
+        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(s.n) {
             return v;
         }
-        let q = kid
-            .given_back
-            .as_deref()
-            .expect("a futility test's position");
         match self.give_back_searched(q) {
-            Some(true) => Val::proven(0, kid.spot.hand),
+            Some(true) => Val::proven(0, s.hand),
             _ => v,
         }
     }
@@ -769,17 +779,7 @@ impl<'a> Bounded<'a> {
                     if takes_interposition(c, s, checker, &after) {
                         let kind = pos.piece_on(s).expect("the dropped piece").kind();
                         if let Some(q) = give_back(&after, kind) {
-                            kids.push(Kid {
-                                spot: Spot {
-                                    kind: Kind::And,
-                                    n: rounded(Kind::And, m),
-                                    board_key: q.board_key(),
-                                    hand: q.hand(self.attacker),
-                                },
-                                mv: c,
-                                gives_back: true,
-                                given_back: Some(Box::new(q)),
-                            });
+                            kids.push(Kid::giving_back(q, c, m, self.attacker));
                         }
                     }
                     if n >= 2 {
@@ -795,7 +795,7 @@ impl<'a> Bounded<'a> {
     }
 
     /// How much a proven child adds to its parent's length.
-    fn contribution(parent: Kind, child: &Kid, len: i32, pseudo: bool) -> i32 {
+    fn contribution(parent: Kind, child: &Kid, len: i32) -> i32 {
         match parent {
             Kind::Or => len + 1,
             Kind::And => match child.spot.kind {
@@ -805,7 +805,7 @@ impl<'a> Bounded<'a> {
             // A futile drop costs nothing; a real capture line costs the drop and the
             // capture (`len` counts from after the capture).
             Kind::Interpose { .. } => {
-                if pseudo {
+                if child.gives_back() {
                     0
                 } else {
                     len + 2
@@ -826,21 +826,11 @@ impl<'a> Bounded<'a> {
                 // The shortest proven child.
                 let (i, len) = (0..kids.len())
                     .filter(|&i| vals[i].pn == 0)
-                    .map(|i| {
-                        (
-                            i,
-                            Self::contribution(
-                                node.kind,
-                                &kids[i],
-                                vals[i].len,
-                                kids[i].gives_back,
-                            ),
-                        )
-                    })
+                    .map(|i| (i, Self::contribution(node.kind, &kids[i], vals[i].len)))
                     .min_by_key(|&(_, c)| c)
                     .expect("a proven child");
                 let m = kids[i].mv;
-                let hand = if kids[i].gives_back {
+                let hand = if kids[i].gives_back() {
                     vals[i].hand
                 } else {
                     or_proof(vals[i].hand, m, captured_kind(pos, m))
@@ -850,12 +840,7 @@ impl<'a> Bounded<'a> {
             let mut len = 0;
             let mut hand = Hand::EMPTY;
             for (i, v) in vals.iter().enumerate() {
-                len = len.max(Self::contribution(
-                    node.kind,
-                    &kids[i],
-                    v.len,
-                    kids[i].gives_back,
-                ));
+                len = len.max(Self::contribution(node.kind, &kids[i], v.len));
                 hand = hand.max(v.hand);
             }
             return Val::proven(len, and_proof_drop_rule(pos, self.attacker, hand));
@@ -864,7 +849,7 @@ impl<'a> Bounded<'a> {
             let mut hand = disproof_ceiling(actual);
             for (i, v) in vals.iter().enumerate() {
                 let m = kids[i].mv;
-                hand = if kids[i].gives_back {
+                hand = if kids[i].gives_back() {
                     hand.min(v.hand)
                 } else {
                     or_disproof(hand, v.hand, m, captured_kind(pos, m))
@@ -924,12 +909,13 @@ impl<'a> Bounded<'a> {
         // settled meanwhile through a transposition is seen when it is searched).
         let mut vals: Vec<Val> = Vec::with_capacity(kids.len());
         for (k, init) in kids[..n_real].iter().zip(&mut initial) {
-            let v = if k.gives_back {
-                let v = self.give_back_initial(k);
-                let v = v.unwrap_or_else(|| self.lookup_child(&node.pos, k, init));
-                self.give_back_settled(k, v)
-            } else {
-                self.lookup_child(&node.pos, k, init)
+            let v = match k.given_back.as_deref() {
+                Some(q) => {
+                    let v = self.give_back_initial(q, &k.spot);
+                    let v = v.unwrap_or_else(|| self.lookup_child(&node.pos, k, init));
+                    self.give_back_settled(q, &k.spot, v)
+                }
+                None => self.lookup_child(&node.pos, k, init),
             };
             vals.push(v);
         }
@@ -999,8 +985,8 @@ impl<'a> Bounded<'a> {
             };
             let child = kids[best].node(&node.pos);
             vals[best] = self.mid(&child, cpn.min(INF), cdn.min(INF));
-            if kids[best].gives_back {
-                vals[best] = self.give_back_settled(&kids[best], vals[best]);
+            if let Some(q) = kids[best].given_back.as_deref() {
+                vals[best] = self.give_back_settled(q, &kids[best].spot, vals[best]);
             }
             // Aborted, the loop goes round once more to return the value with the child's
             // latest: in a forced line every node passes its child unlimited thresholds,
