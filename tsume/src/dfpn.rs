@@ -600,9 +600,10 @@ impl<'a> Searcher<'a> {
                         }
                     }
                 }
-                if !or_node && c.flags & HIDDEN == 0 {
+                if !or_node && c.flags & HIDDEN == 0 && depth + 1 < sh.max_depth {
                     // A new attacker node: the mate in one is cheap and settles many. A
-                    // held-back one is tested when it is entered.
+                    // held-back one is tested when it is entered, and one at the length
+                    // limit is not: its mate would be longer than the limit.
                     c.flags |= MATE1_TESTED;
                     if self.scratch.leaves.get(c.key, c.hand) != Some(Leaf::NoMate1) {
                         let cpos = pos.play(m);

@@ -76,3 +76,26 @@ fn a_position_without_defender_king_is_not_applicable() {
     );
     assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::NotApplicable));
 }
+
+/// A mate longer than `max_mate_len` is not proven: antma-tsume3-2 mates in 3 and no
+/// sooner, so with the limit at 1 the answer is the length limit, not the mate in 3. The
+/// mate in one tested on a defender node's new children must respect the limit too: a
+/// 1-ply limit makes the root's checks the last attacker moves allowed.
+#[test]
+fn a_mate_past_the_length_limit_is_not_returned() {
+    let pos = Position::from_sfen("3sks3/9/4S4/9/9/8B/9/9/9 b S 1").unwrap();
+    for (limit, mate) in [(1, false), (2, false), (3, true), (5, true)] {
+        let mut s = Solver::new(config(1));
+        let limits = Limits {
+            max_mate_len: Some(limit),
+            root: RootMode::Attacker,
+            ..Limits::default()
+        };
+        let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        match sol.outcome {
+            Outcome::Mate(pv) if mate => assert!(pv.len() <= limit as usize, "{pv:?}"),
+            Outcome::Unknown(UnknownReason::LengthLimit) if !mate => {}
+            other => panic!("limit {limit}: {other:?}"),
+        }
+    }
+}
