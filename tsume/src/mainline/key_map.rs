@@ -1,20 +1,33 @@
 //! A hash map from Zobrist keys for the bounded search's tables: open addressing with
-//! linear probing in one flat array. A lookup then costs one cache miss, and a node can
+//! linear probing in flat arrays. A lookup then costs one cache miss, and a node can
 //! prefetch its children's slots before it reads them. The standard `HashMap` offers no
 //! address to prefetch, and its lookups (control bytes, then the entry, then for the
 //! proofs a vector) took about a third of the bounded search's time.
 //!
-//! The array doubles while it is at most half full, up to the slots its memory budget
-//! holds; past that the owner must free entries (its garbage collection) before the map
-//! is three quarters full.
+//! A big map is split into shards by the key's low bits, each an array of its own. An
+//! array doubles while it is at most half full, up to the slots its share of the memory
+//! budget holds; past that the owner must free entries (its garbage collection) before
+//! the map is three quarters full. Doubling one array of 16 M slots took 400 ms, a pause
+//! in which the search checks neither its deadline nor its stop flag; shards of at most
+//! [`SHARD_SLOTS`] double in about 20 ms each, one at a time.
 
 /// Marks an empty slot.
 const EMPTY: u64 = 0;
 /// Stands in for the key 0, which marks empty slots. A real key equal to it shares its
 /// entries, as two positions do when their Zobrist keys collide.
 const ZERO_KEY: u64 = 0x5851_f42d_4c95_7f2d;
-/// Slots of a new map.
+/// Slots of a new shard.
 const INITIAL_SLOTS: usize = 1 << 10;
+/// The most slots a shard grows to where the budget allows more shards.
+const SHARD_SLOTS: usize = 1 << 20;
+/// The most shards a map has.
+const MAX_SHARDS: usize = 64;
+
+/// The key's hash, whose top bits pick a shard and then a slot.
+#[inline(always)]
+fn fibonacci(key: u64) -> u64 {
+    key.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
 
 #[derive(Clone, Default)]
 struct Slot<V> {
@@ -22,39 +35,27 @@ struct Slot<V> {
     val: V,
 }
 
-/// Open-addressing map from nonzero `u64` keys to `V`.
-pub(crate) struct KeyMap<V> {
+/// One open-addressing array of a [`KeyMap`].
+struct Shard<V> {
     slots: Vec<Slot<V>>,
+    /// The hash bits that pick the shard, which the slot's bits follow.
+    shard_bits: u32,
     len: usize,
     max_slots: usize,
 }
 
-impl<V: Default> Default for KeyMap<V> {
-    fn default() -> Self {
-        KeyMap::with_budget(usize::MAX)
-    }
-}
-
-impl<V: Default> KeyMap<V> {
-    /// A map whose array never takes more than `bytes` once grown (at least the initial
-    /// size).
-    pub fn with_budget(bytes: usize) -> KeyMap<V> {
-        let fit = (bytes / std::mem::size_of::<Slot<V>>()).max(INITIAL_SLOTS);
-        let max_slots = if fit.is_power_of_two() {
-            fit
-        } else {
-            fit.next_power_of_two() / 2
-        };
-        KeyMap {
-            slots: Self::empty_slots(INITIAL_SLOTS),
+impl<V: Default> Shard<V> {
+    /// A shard that grows up to `max_slots`, a power of two.
+    fn new(max_slots: usize, shard_bits: u32) -> Shard<V> {
+        Shard {
+            slots: Self::empty_slots(INITIAL_SLOTS.min(max_slots)),
+            shard_bits,
             len: 0,
             max_slots,
         }
     }
 
-    /// Entries the map holds at its full size while at most five eighths full: where
-    /// its owner should make room.
-    pub fn capacity(&self) -> usize {
+    fn capacity(&self) -> usize {
         self.max_slots / 8 * 5
     }
 
@@ -74,9 +75,10 @@ impl<V: Default> KeyMap<V> {
 
     #[inline]
     fn home(&self, key: u64) -> usize {
-        // Fibonacci hashing: the top bits of the product, whatever bits the key varies in.
+        // Fibonacci hashing: the top bits of the product, whatever bits the key varies in,
+        // after those that picked the shard.
         let bits = self.slots.len().trailing_zeros();
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
+        ((fibonacci(key) << self.shard_bits) >> (64 - bits)) as usize
     }
 
     fn find(&self, key: u64) -> Option<usize> {
@@ -92,14 +94,8 @@ impl<V: Default> KeyMap<V> {
         }
     }
 
-    /// Entries in the map.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Hints the CPU to load `key`'s home slot ahead of a lookup.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
+    fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             let p = &self.slots[self.home(Self::stored_key(key))] as *const Slot<V> as *const i8;
@@ -110,12 +106,11 @@ impl<V: Default> KeyMap<V> {
         let _ = key;
     }
 
-    pub fn get(&self, key: u64) -> Option<&V> {
+    fn get(&self, key: u64) -> Option<&V> {
         self.find(key).map(|i| &self.slots[i].val)
     }
 
-    /// The entry of `key`, inserted as `make()` if absent.
-    pub fn get_or_insert_with(&mut self, key: u64, make: impl FnOnce() -> V) -> &mut V {
+    fn get_or_insert_with(&mut self, key: u64, make: impl FnOnce() -> V) -> &mut V {
         if let Some(i) = self.find(key) {
             return &mut self.slots[i].val;
         }
@@ -151,7 +146,7 @@ impl<V: Default> KeyMap<V> {
 
     /// Removes `key`'s entry. The entries after it in its run move back so that no
     /// lookup stops early at the hole (backward-shift deletion).
-    pub fn remove(&mut self, key: u64) -> Option<V> {
+    fn remove(&mut self, key: u64) -> Option<V> {
         let i = self.find(key)?;
         Some(self.remove_at(i))
     }
@@ -191,7 +186,7 @@ impl<V: Default> KeyMap<V> {
     /// The scan starts after an empty slot, so no run wraps past its start, and a
     /// removal shifts back only entries of the run being scanned, which are not yet seen:
     /// the slot is looked at again, and every entry once.
-    pub fn retain(&mut self, mut keep: impl FnMut(&mut V) -> bool) {
+    fn retain(&mut self, mut keep: impl FnMut(&mut V) -> bool) {
         let n = self.slots.len();
         let Some(empty) = self.slots.iter().position(|s| s.key == EMPTY) else {
             return;
@@ -207,23 +202,133 @@ impl<V: Default> KeyMap<V> {
         }
     }
 
-    /// Empties the map, keeping its array.
-    pub fn clear(&mut self) {
+    fn clear(&mut self) {
         for s in &mut self.slots {
             *s = Slot::default();
         }
         self.len = 0;
     }
 
-    pub fn values(&self) -> impl Iterator<Item = &V> {
+    fn values(&self) -> impl Iterator<Item = &V> {
         self.slots.iter().filter(|s| s.key != EMPTY).map(|s| &s.val)
     }
 
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+    fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
         self.slots
             .iter_mut()
             .filter(|s| s.key != EMPTY)
             .map(|s| &mut s.val)
+    }
+}
+
+/// Open-addressing map from `u64` keys to `V`, in shards.
+pub(crate) struct KeyMap<V> {
+    shards: Vec<Shard<V>>,
+    /// The shard count's base-2 logarithm.
+    shard_bits: u32,
+}
+
+impl<V: Default> Default for KeyMap<V> {
+    /// One array, with no budget.
+    fn default() -> Self {
+        KeyMap {
+            shards: vec![Shard::new(1 << (usize::BITS - 2), 0)],
+            shard_bits: 0,
+        }
+    }
+}
+
+impl<V: Default> KeyMap<V> {
+    /// A map whose arrays never take more than `bytes` once grown (at least the initial
+    /// size).
+    pub fn with_budget(bytes: usize) -> KeyMap<V> {
+        let fit = (bytes / std::mem::size_of::<Slot<V>>()).max(INITIAL_SLOTS);
+        let max_slots = if fit.is_power_of_two() {
+            fit
+        } else {
+            fit.next_power_of_two() / 2
+        };
+        // Small maps keep one array: shards of a few thousand slots would fill unevenly,
+        // and one would pass three quarters while the map is at five eighths.
+        let shards = (max_slots / SHARD_SLOTS).clamp(1, MAX_SHARDS);
+        let shard_bits = shards.trailing_zeros();
+        KeyMap {
+            shards: (0..shards)
+                .map(|_| Shard::new(max_slots / shards, shard_bits))
+                .collect(),
+            shard_bits,
+        }
+    }
+
+    /// Which shard holds `key`.
+    #[inline(always)]
+    fn shard_of(&self, key: u64) -> usize {
+        match self.shard_bits {
+            0 => 0,
+            b => (fibonacci(Shard::<V>::stored_key(key)) >> (64 - b)) as usize,
+        }
+    }
+
+    #[inline(always)]
+    fn shard(&self, key: u64) -> &Shard<V> {
+        &self.shards[self.shard_of(key)]
+    }
+
+    #[inline(always)]
+    fn shard_mut(&mut self, key: u64) -> &mut Shard<V> {
+        let i = self.shard_of(key);
+        &mut self.shards[i]
+    }
+
+    /// Entries the map holds at its full size while at most five eighths full: where
+    /// its owner should make room.
+    pub fn capacity(&self) -> usize {
+        self.shards.iter().map(Shard::capacity).sum()
+    }
+
+    /// Entries in the map.
+    pub fn len(&self) -> usize {
+        self.shards.iter().map(|s| s.len).sum()
+    }
+
+    /// Hints the CPU to load `key`'s home slot ahead of a lookup.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        self.shard(key).prefetch(key);
+    }
+
+    pub fn get(&self, key: u64) -> Option<&V> {
+        self.shard(key).get(key)
+    }
+
+    /// The entry of `key`, inserted as `make()` if absent.
+    pub fn get_or_insert_with(&mut self, key: u64, make: impl FnOnce() -> V) -> &mut V {
+        self.shard_mut(key).get_or_insert_with(key, make)
+    }
+
+    /// Removes `key`'s entry.
+    pub fn remove(&mut self, key: u64) -> Option<V> {
+        self.shard_mut(key).remove(key)
+    }
+
+    /// Keeps the entries for which `keep` is true, in place.
+    pub fn retain(&mut self, mut keep: impl FnMut(&mut V) -> bool) {
+        for s in &mut self.shards {
+            s.retain(&mut keep);
+        }
+    }
+
+    /// Empties the map, keeping its arrays.
+    pub fn clear(&mut self) {
+        self.shards.iter_mut().for_each(Shard::clear);
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &V> {
+        self.shards.iter().flat_map(Shard::values)
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+        self.shards.iter_mut().flat_map(Shard::values_mut)
     }
 }
 
@@ -233,19 +338,21 @@ mod tests {
     use std::collections::HashMap;
 
     /// Random inserts, updates and removals agree with a `HashMap`, through several
-    /// doublings. A small array half full has long runs, so removals shift entries back,
-    /// some of them around the array's end.
+    /// doublings of each of four shards. A small array half full has long runs, so
+    /// removals shift entries back, some of them around the array's end.
     #[test]
     fn agrees_with_a_hash_map() {
-        let mut map: KeyMap<u32> = KeyMap::default();
+        let slot = std::mem::size_of::<Slot<u32>>();
+        let mut map: KeyMap<u32> = KeyMap::with_budget(slot * 4 * SHARD_SLOTS);
+        assert_eq!(map.shards.len(), 4);
         let mut reference = HashMap::new();
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for step in 0..200_000u32 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            // 3000 distinct keys, 0 among them.
-            let key = (x % 3000).wrapping_mul(0x1000_0000_0000_0001) & !0xff;
+            // 3000 distinct keys, 0 among them, varying only in their high bits.
+            let key = (x % 3000) << 44;
             match x >> 62 {
                 0 => {
                     assert_eq!(map.remove(key), reference.remove(&key));
@@ -260,6 +367,8 @@ mod tests {
         for (k, v) in &reference {
             assert_eq!(map.get(*k), Some(v));
         }
+        // Every shard took its share and doubled.
+        assert!(map.shards.iter().all(|s| s.slots.len() > INITIAL_SLOTS));
         assert_eq!(map.values().count(), reference.len());
         // Each entry is offered once, though removals shift others back.
         let mut offered = 0;
@@ -272,7 +381,7 @@ mod tests {
         reference.retain(|_, v| *v % 2 == 0);
         assert_eq!(map.len(), reference.len());
         for k in 0..3000u64 {
-            let key = k.wrapping_mul(0x1000_0000_0000_0001) & !0xff;
+            let key = k << 44;
             assert_eq!(map.get(key), reference.get(&key));
         }
         map.clear();
@@ -289,7 +398,8 @@ mod tests {
         for k in 1..=2560u64 {
             *map.get_or_insert_with(k.wrapping_mul(0x9e37_79b9), || 0) = k;
         }
-        assert_eq!(map.slots.len(), 4096);
+        assert_eq!(map.shards.len(), 1);
+        assert_eq!(map.shards[0].slots.len(), 4096);
         assert_eq!(map.get(77u64.wrapping_mul(0x9e37_79b9)), Some(&77));
     }
 }
