@@ -4,12 +4,12 @@
 //! address to prefetch, and its lookups (control bytes, then the entry, then for the
 //! proofs a vector) took about a third of the bounded search's time.
 //!
-//! A big map is split into shards by the key's low bits, each an array of its own. An
-//! array doubles while it is at most half full, up to the slots its share of the memory
-//! budget holds; past that the owner must free entries (its garbage collection) before
-//! the map is three quarters full. Doubling one array of 16 M slots took 400 ms, a pause
-//! in which the search checks neither its deadline nor its stop flag; shards of at most
-//! [`SHARD_SLOTS`] double in about 20 ms each, one at a time.
+//! A big map is split into shards by the key's hash, each an array of its own. An array
+//! doubles while it is at most half full, up to the slots its share of the memory budget
+//! holds; past that the owner must free entries in it (its garbage collection) before it
+//! is three quarters full. Doubling or collecting one array of 16 M slots took 300-400
+//! ms, a pause in which the search checks neither its deadline nor its stop flag; shards
+//! of at most [`SHARD_SLOTS`] take about 20 ms each, one at a time.
 
 /// Marks an empty slot.
 const EMPTY: u64 = 0;
@@ -35,8 +35,9 @@ struct Slot<V> {
     val: V,
 }
 
-/// One open-addressing array of a [`KeyMap`].
-struct Shard<V> {
+/// One open-addressing array of a [`KeyMap`]: the unit its owner collects garbage in,
+/// so that no collection scans more than one shard.
+pub(crate) struct Shard<V> {
     slots: Vec<Slot<V>>,
     /// The hash bits that pick the shard, which the slot's bits follow.
     shard_bits: u32,
@@ -55,8 +56,15 @@ impl<V: Default> Shard<V> {
         }
     }
 
-    fn capacity(&self) -> usize {
+    /// Entries the shard holds at its full size while at most five eighths full: where
+    /// its owner should make room in it.
+    pub fn capacity(&self) -> usize {
         self.max_slots / 8 * 5
+    }
+
+    /// Entries in the shard.
+    pub fn len(&self) -> usize {
+        self.len
     }
 
     fn empty_slots(n: usize) -> Vec<Slot<V>> {
@@ -186,7 +194,7 @@ impl<V: Default> Shard<V> {
     /// The scan starts after an empty slot, so no run wraps past its start, and a
     /// removal shifts back only entries of the run being scanned, which are not yet seen:
     /// the slot is looked at again, and every entry once.
-    fn retain(&mut self, mut keep: impl FnMut(&mut V) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&mut V) -> bool) {
         let n = self.slots.len();
         let Some(empty) = self.slots.iter().position(|s| s.key == EMPTY) else {
             return;
@@ -202,18 +210,18 @@ impl<V: Default> Shard<V> {
         }
     }
 
-    fn clear(&mut self) {
+    pub fn clear(&mut self) {
         for s in &mut self.slots {
             *s = Slot::default();
         }
         self.len = 0;
     }
 
-    fn values(&self) -> impl Iterator<Item = &V> {
+    pub fn values(&self) -> impl Iterator<Item = &V> {
         self.slots.iter().filter(|s| s.key != EMPTY).map(|s| &s.val)
     }
 
-    fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
         self.slots
             .iter_mut()
             .filter(|s| s.key != EMPTY)
@@ -280,10 +288,24 @@ impl<V: Default> KeyMap<V> {
         &mut self.shards[i]
     }
 
-    /// Entries the map holds at its full size while at most five eighths full: where
-    /// its owner should make room.
+    /// Entries the map holds at its full size while at most five eighths full.
     pub fn capacity(&self) -> usize {
         self.shards.iter().map(Shard::capacity).sum()
+    }
+
+    /// What [`Shard::capacity`] is for each shard.
+    pub fn shard_capacity(&self) -> usize {
+        self.shards[0].capacity()
+    }
+
+    /// The shard that holds `key`, to collect garbage in.
+    pub fn shard_of_key(&mut self, key: u64) -> &mut Shard<V> {
+        self.shard_mut(key)
+    }
+
+    /// The entries in `key`'s shard.
+    pub fn shard_len(&self, key: u64) -> usize {
+        self.shard(key).len
     }
 
     /// Entries in the map.
@@ -309,26 +331,6 @@ impl<V: Default> KeyMap<V> {
     /// Removes `key`'s entry.
     pub fn remove(&mut self, key: u64) -> Option<V> {
         self.shard_mut(key).remove(key)
-    }
-
-    /// Keeps the entries for which `keep` is true, in place.
-    pub fn retain(&mut self, mut keep: impl FnMut(&mut V) -> bool) {
-        for s in &mut self.shards {
-            s.retain(&mut keep);
-        }
-    }
-
-    /// Empties the map, keeping its arrays.
-    pub fn clear(&mut self) {
-        self.shards.iter_mut().for_each(Shard::clear);
-    }
-
-    pub fn values(&self) -> impl Iterator<Item = &V> {
-        self.shards.iter().flat_map(Shard::values)
-    }
-
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> {
-        self.shards.iter_mut().flat_map(Shard::values_mut)
     }
 }
 
@@ -369,14 +371,17 @@ mod tests {
         }
         // Every shard took its share and doubled.
         assert!(map.shards.iter().all(|s| s.slots.len() > INITIAL_SLOTS));
-        assert_eq!(map.values().count(), reference.len());
+        let values: usize = map.shards.iter().map(|s| s.values().count()).sum();
+        assert_eq!(values, reference.len());
         // Each entry is offered once, though removals shift others back.
         let mut offered = 0;
         let before = map.len();
-        map.retain(|v| {
-            offered += 1;
-            *v % 2 == 0
-        });
+        for s in &mut map.shards {
+            s.retain(|v| {
+                offered += 1;
+                *v % 2 == 0
+            });
+        }
         assert_eq!(offered, before);
         reference.retain(|_, v| *v % 2 == 0);
         assert_eq!(map.len(), reference.len());
@@ -384,8 +389,13 @@ mod tests {
             let key = k << 44;
             assert_eq!(map.get(key), reference.get(&key));
         }
-        map.clear();
-        assert_eq!((map.len(), map.get(0)), (0, None));
+        // Clearing one shard leaves the others.
+        let (total, in_shard) = (map.len(), map.shard_len(0));
+        assert!(in_shard > 0 && in_shard < total);
+        map.shard_of_key(0).clear();
+        assert_eq!((map.len(), map.get(0)), (total - in_shard, None));
+        map.shards.iter_mut().for_each(Shard::clear);
+        assert_eq!(map.len(), 0);
     }
 
     /// The array stops doubling at its budget and reports five eighths of it as the
