@@ -164,6 +164,24 @@ struct Work {
     effort: u32,
 }
 
+/// A node's children and their values, kept from one node to the next: three vectors
+/// allocated and freed at every node cost the search a few per cent.
+#[derive(Default)]
+struct KidLists {
+    kids: Vec<Kid>,
+    /// A child's value from the df-pn table, looked up once per expansion.
+    initial: Vec<Option<Val>>,
+    vals: Vec<Val>,
+}
+
+impl KidLists {
+    fn clear(&mut self) {
+        self.kids.clear();
+        self.initial.clear();
+        self.vals.clear();
+    }
+}
+
 /// One child's standing.
 #[derive(Clone, Copy, Default)]
 struct Val {
@@ -283,6 +301,8 @@ pub(crate) struct Bounded<'a> {
     pub aborted: bool,
     /// The root's proof and disproof numbers when the last search ran out of its limits.
     pub last_open: Option<(u32, u32)>,
+    /// Lists for the nodes the search enters, one set per level of its recursion.
+    spare_lists: Vec<KidLists>,
 }
 
 const INTERPOSE_SALT: u64 = 0x2545_f491_4f6c_dd1d;
@@ -335,6 +355,7 @@ impl<'a> Bounded<'a> {
             undecided_futility: 0,
             aborted: false,
             last_open: None,
+            spare_lists: Vec::new(),
         }
     }
 
@@ -716,7 +737,7 @@ impl<'a> Bounded<'a> {
     }
 
     /// The children of `node`, or its value when it is decided without them.
-    fn expand(&self, node: &Node) -> Result<Vec<Kid>, Val> {
+    fn expand(&self, node: &Node, kids: &mut Vec<Kid>) -> Result<(), Val> {
         let mut list = MoveList::new();
         let pos = &node.pos;
         let n = node.n;
@@ -735,11 +756,12 @@ impl<'a> Bounded<'a> {
                     // More of the kinds already held adds no check.
                     return Err(Val::disproven(NEVER, disproof_ceiling(actual)));
                 }
-                Ok(list
-                    .as_slice()
-                    .iter()
-                    .map(|&m| Kid::after(pos, m, Kind::And, n - 1, self.attacker))
-                    .collect())
+                kids.extend(
+                    list.as_slice()
+                        .iter()
+                        .map(|&m| Kid::after(pos, m, Kind::And, n - 1, self.attacker)),
+                );
+                Ok(())
             }
             Kind::And => {
                 if n < 0 {
@@ -751,7 +773,6 @@ impl<'a> Bounded<'a> {
                     return Err(Val::proven(0, p));
                 }
                 let line = interposition_line(pos);
-                let mut kids = Vec::with_capacity(list.len());
                 for &m in list.as_slice() {
                     if is_interposing_drop(m, line) {
                         let checker = line.expect("an interposition has a line").0;
@@ -772,11 +793,10 @@ impl<'a> Bounded<'a> {
                 }
                 // Real defences first: their lengths set the futility bound.
                 kids.sort_by_key(|k| matches!(k.spot.kind, Kind::Interpose { .. }));
-                Ok(kids)
+                Ok(())
             }
             Kind::Interpose { s, checker, m } => {
                 pos.checks(self.check_mode, &mut list);
-                let mut kids = Vec::new();
                 for &c in list.as_slice() {
                     let after = pos.play(c);
                     if takes_interposition(c, s, checker, &after) {
@@ -792,7 +812,7 @@ impl<'a> Bounded<'a> {
                 if kids.is_empty() {
                     return Err(Val::disproven(n, actual));
                 }
-                Ok(kids)
+                Ok(())
             }
         }
     }
@@ -875,6 +895,15 @@ impl<'a> Bounded<'a> {
     }
 
     fn mid(&mut self, node: &Node, th_pn: u32, th_dn: u32) -> Val {
+        let mut lists = self.spare_lists.pop().unwrap_or_default();
+        let v = self.mid_with(node, th_pn, th_dn, &mut lists);
+        lists.clear();
+        self.spare_lists.push(lists);
+        v
+    }
+
+    /// [`Self::mid`] with `lists` to hold the node's children and their values.
+    fn mid_with(&mut self, node: &Node, th_pn: u32, th_dn: u32, lists: &mut KidLists) -> Val {
         self.nodes += 1;
         let start = self.nodes;
         let spot = self.spot(node);
@@ -887,16 +916,18 @@ impl<'a> Bounded<'a> {
         if self.out_of_limits() {
             return cur;
         }
-        let mut kids = match self.expand(node) {
-            Ok(k) => k,
-            Err(v) => {
-                self.store(node, v, 1);
-                return v;
-            }
-        };
+        let KidLists {
+            kids,
+            initial,
+            vals,
+        } = lists;
+        if let Err(v) = self.expand(node, kids) {
+            self.store(node, v, 1);
+            return v;
+        }
         let or_like = !matches!(node.kind, Kind::And);
         // Every child is looked up below: start all their cache misses now.
-        for k in &kids {
+        for k in kids.iter() {
             self.prefetch(&k.spot);
             if Self::takes_hint(&k.spot) {
                 self.hints.prefetch(k.spot.board_key);
@@ -906,12 +937,11 @@ impl<'a> Bounded<'a> {
             .iter()
             .filter(|k| !matches!(k.spot.kind, Kind::Interpose { .. }))
             .count();
-        let mut initial: Vec<Option<Val>> = vec![None; kids.len()];
+        initial.resize(kids.len(), None);
         // Children's values are looked up once and then follow what their searches return:
         // re-probing every child on every iteration cost more than all else (a sibling
         // settled meanwhile through a transposition is seen when it is searched).
-        let mut vals: Vec<Val> = Vec::with_capacity(kids.len());
-        for (k, init) in kids[..n_real].iter().zip(&mut initial) {
+        for (k, init) in kids[..n_real].iter().zip(initial.iter_mut()) {
             let v = match k.given_back.as_deref() {
                 Some(q) => {
                     let v = self.give_back_initial(q, &k.spot);
@@ -935,7 +965,7 @@ impl<'a> Bounded<'a> {
                 if futility_bound != Some(m) {
                     futility_bound = Some(m);
                     vals.truncate(n_real);
-                    for (k, init) in kids[n_real..].iter_mut().zip(&mut initial[n_real..]) {
+                    for (k, init) in kids[n_real..].iter_mut().zip(initial[n_real..].iter_mut()) {
                         if let Kind::Interpose { m: km, .. } = &mut k.spot.kind {
                             *km = m;
                         }
@@ -968,7 +998,7 @@ impl<'a> Bounded<'a> {
                 }
             }
             if pn == 0 || dn == 0 {
-                let v = self.resolved(node, &kids, &vals, best);
+                let v = self.resolved(node, kids, vals, best);
                 self.store(node, v, self.nodes - start + 1);
                 return v;
             }
