@@ -21,18 +21,35 @@ impl Position {
     /// move is always legal and mates; complete: if a mate-in-1 exists, one is returned.
     /// Considers every legal check, non-promotions included.
     pub fn mate_in_1(&self) -> Option<Move> {
-        let ek = self.king_square(self.side.flip())?;
         let mut checks = MoveList::new();
-        self.checks(GenMode::All, &mut checks);
-        if checks.as_slice().is_empty() {
-            return None;
-        }
-        let mut guards = EscapeGuards::new(self, ek);
+        self.checks_leaving_no_flight(GenMode::All, &mut checks);
         checks
             .as_slice()
             .iter()
             .copied()
-            .find(|&m| !guards.king_escapes_after(self, m) && !self.play(m).has_evasion())
+            .find(|&m| !self.play(m).has_evasion())
+    }
+
+    /// Appends the checks of `mode` after which the defending king may have no move of its
+    /// own: only those can mate, whether at once or (by tsume rules) behind futile
+    /// interpositions. Sound as a filter: a check left out always leaves the king a square
+    /// to step to or a piece to take. A few kept may leave it one too, where the cheap test
+    /// on the unchanged position cannot tell.
+    pub fn checks_leaving_no_flight(&self, mode: GenMode, list: &mut MoveList) {
+        let Some(ek) = self.king_square(self.side.flip()) else {
+            return;
+        };
+        let mut checks = MoveList::new();
+        self.checks(mode, &mut checks);
+        if checks.as_slice().is_empty() {
+            return;
+        }
+        let mut guards = EscapeGuards::new(self, ek);
+        for &m in checks.as_slice() {
+            if !guards.king_escapes_after(self, m) {
+                list.push(m);
+            }
+        }
     }
 }
 

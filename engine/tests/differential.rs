@@ -503,6 +503,27 @@ fn check_position(
     if !mating.is_empty() {
         stats.with_mate += 1;
     }
+
+    // --- checks that may leave the king no move: none that leaves it one is kept out
+    let no_flight: BTreeSet<Move> = gen(k, |p, l| p.checks_leaving_no_flight(GenMode::All, l))
+        .into_iter()
+        .collect();
+    ensure(no_flight.is_subset(&gives), || {
+        format!("checks_leaving_no_flight returned a non-check: {no_flight:?}")
+    })?;
+    for &m in gives.difference(&no_flight) {
+        let child = k.play(m);
+        let king = child.king_square(them);
+        let flies = gen(&child, |p, l| p.legal_moves_with(GenMode::All, l))
+            .iter()
+            .any(|c| c.from().is_some() && c.from() == king);
+        ensure(flies, || {
+            format!(
+                "{}: left out by checks_leaving_no_flight, yet the king cannot move",
+                m.to_usi()
+            )
+        })?;
+    }
     if rs::solver_mate(r).is_some() == mating.is_empty() {
         // Not Kanju's business, but worth knowing when reading the log.
         stats.rsshogi_solver_disagreements += 1;
