@@ -30,11 +30,10 @@ impl Position {
             .find(|&m| !self.play(m).has_evasion())
     }
 
-    /// Appends the checks of `mode` after which the defending king may have no move of its
-    /// own: only those can mate, whether at once or (by tsume rules) behind futile
-    /// interpositions. Sound as a filter: a check left out always leaves the king a square
-    /// to step to or a piece to take. A few kept may leave it one too, where the cheap test
-    /// on the unchanged position cannot tell.
+    /// Appends the checks of `mode` after which the defending king has no move of its own:
+    /// no free square to step to and nothing it can take. Only those can mate, whether at
+    /// once or (by tsume rules) behind futile interpositions. Exact, and worked out on the
+    /// unchanged position, without making any check.
     pub fn checks_leaving_no_flight(&self, mode: GenMode, list: &mut MoveList) {
         let Some(ek) = self.king_square(self.side.flip()) else {
             return;
@@ -114,7 +113,8 @@ impl EscapeGuards {
 
     /// True if, after the checking move `m`, the defending king can step to a neighbouring
     /// square. Exact: it accounts for the vacated origin, the occupied destination (a
-    /// capture of the checker included) and the king's own square.
+    /// capture of the checker included, also where the check took the king's own piece)
+    /// and the king's own square.
     #[inline]
     fn king_escapes_after(&mut self, pos: &Position, m: Move) -> bool {
         let us = pos.side;
@@ -162,6 +162,17 @@ impl EscapeGuards {
             {
                 return true;
             }
+        }
+        // A check that takes a piece next to the king opens that square to the king: it
+        // may take the checker back where nothing else guards it.
+        if pos.piece_on(to).is_some()
+            && steps(us.flip(), PieceKind::King, self.king).contains(to)
+            && pos
+                .attackers_to_occ(us, to, occ)
+                .and_not(from_bb)
+                .is_empty()
+        {
+            return true;
         }
         false
     }
