@@ -24,8 +24,8 @@ pub(crate) const INF: u32 = 1 << 30;
 /// Nodes with at most this many plies left are searched until they are settled, whatever
 /// their thresholds. Their trees are small, and under thresholds they came back again and
 /// again: on Zuko 77 nine visits in ten to a node with 1 to 5 plies left ended unsettled,
-/// each paying for a fresh expansion. With 3, sixteen Edo problems' whole solves took
-/// 19 % less time (session 29, `docs/performance.md`); 5 was slower than none.
+/// each paying for a fresh expansion. Sixteen Edo problems' whole solves took 114.8 s at
+/// 3, 133.3 s at 4 and 163.9 s at 5 (session 29, `docs/performance.md`).
 const SETTLED_HERE: i32 = 3;
 /// A bound no mate needs: "disproven at NEVER" means no mate at any length.
 pub(crate) const NEVER: i32 = 1 << 24;
@@ -754,28 +754,12 @@ impl<'a> Bounded<'a> {
                 if n < 1 {
                     return Err(Val::disproven(n, Hand::full()));
                 }
+                if n == 1 {
+                    return self.expand_last_check(pos, kids);
+                }
                 if let Some(m) = pos.mate_in_1() {
                     let mated = and_proof_drop_rule(&pos.play(m), self.attacker, Hand::EMPTY);
                     return Err(Val::proven(1, or_proof(mated, m, captured_kind(pos, m))));
-                }
-                if n == 1 {
-                    // No mate in one: a check can still mate by tsume rules if every reply
-                    // is a futile drop, which needs a lone checker from a distance and a
-                    // king with no move of its own. Any other check is refuted by a reply
-                    // that no hand changes, so it is not made a child (on Zuko 77 those
-                    // children were half the search's nodes), and more of the kinds held
-                    // would add no check.
-                    pos.checks_leaving_no_flight(self.check_mode, &mut list);
-                    kids.extend(
-                        list.as_slice()
-                            .iter()
-                            .filter(|&&m| interposition_line(&pos.play(m)).is_some())
-                            .map(|&m| Kid::after(pos, m, Kind::And, 0, self.attacker)),
-                    );
-                    if kids.is_empty() {
-                        return Err(Val::disproven(1, disproof_ceiling(actual)));
-                    }
-                    return Ok(());
                 }
                 pos.checks(self.check_mode, &mut list);
                 if list.is_empty() {
@@ -841,6 +825,39 @@ impl<'a> Bounded<'a> {
                 Ok(())
             }
         }
+    }
+
+    /// The children of an attacker node one ply from its bound, or its value. Only a check
+    /// that leaves the king no move of its own can mate here: at once (the mate in one,
+    /// found first in the same order as [`Position::mate_in_1`]), or by tsume rules behind
+    /// futile drops, which needs a lone checker from a distance. Any other check is refuted
+    /// by a reply that no hand changes, so it is not made a child (on Zuko 77 those children
+    /// were half the search's nodes), and more of the kinds held would add no check. One
+    /// pass serves both tests, so each candidate is made once.
+    fn expand_last_check(&self, pos: &Position, kids: &mut Vec<Kid>) -> Result<(), Val> {
+        let mut list = MoveList::new();
+        pos.checks_leaving_no_flight(GenMode::All, &mut list);
+        for &m in list.as_slice() {
+            let after = pos.play(m);
+            if !after.has_legal_move() {
+                kids.clear();
+                let mated = and_proof_drop_rule(&after, self.attacker, Hand::EMPTY);
+                return Err(Val::proven(1, or_proof(mated, m, captured_kind(pos, m))));
+            }
+            if interposition_line(&after).is_some() {
+                kids.push(Kid::after(pos, m, Kind::And, 0, self.attacker));
+            }
+        }
+        if self.check_mode != GenMode::All && !kids.is_empty() {
+            // The mate in one counts every check; the search only those of its mode.
+            let mut standard = MoveList::new();
+            pos.checks(self.check_mode, &mut standard);
+            kids.retain(|k| standard.as_slice().contains(&k.mv));
+        }
+        if kids.is_empty() {
+            return Err(Val::disproven(1, disproof_ceiling(pos.hand(self.attacker))));
+        }
+        Ok(())
     }
 
     /// How much a proven child adds to its parent's length.
