@@ -286,6 +286,7 @@ pub(crate) fn solve(
                 reprove: &reprove,
                 hash_mb: config.hash_mb,
                 spare_gap: config.spare_rule.max_gap(),
+                threads: config.threads,
             };
             let main = if config.main_line {
                 mainline::refine(pos, &line, deadline, &setup)

@@ -26,8 +26,19 @@ fn solve_at(
     hash_mb: usize,
     root: RootMode,
 ) -> (Vec<Move>, Solution) {
+    solve_on(1, sfen, spare_rule, futile_rule, hash_mb, root)
+}
+
+fn solve_on(
+    threads: usize,
+    sfen: &str,
+    spare_rule: SpareRule,
+    futile_rule: FutileRule,
+    hash_mb: usize,
+    root: RootMode,
+) -> (Vec<Move>, Solution) {
     let mut solver = Solver::new(Config {
-        threads: 1,
+        threads,
         hash_mb,
         progress_interval: Duration::ZERO,
         spare_rule,
@@ -116,8 +127,15 @@ fn effective_interposition_is_played_and_counted() {
 /// length, 5, counts a drop against B*5d that the classical rule lets go, for 3.)
 #[test]
 fn a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length() {
-    const VARIATION: &str = "9/9/9/9/5l3/p8/1p1+R3B1/S1G6/5ksR1 w GSb2gs4n3l16p 16";
-    let defender = |rule| solve_at(VARIATION, SpareRule::Strict, rule, 16, RootMode::Defender);
+    let defender = |rule| {
+        solve_at(
+            ZUKO_69_VARIATION,
+            SpareRule::Strict,
+            rule,
+            16,
+            RootMode::Defender,
+        )
+    };
     let (line, s) = defender(FutileRule::AnyLength);
     assert_eq!(line.len(), 2, "{:?}", usi(&line));
     assert!(s.length_exact);
@@ -135,8 +153,34 @@ fn a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length() {
     );
     assert_eq!(line.len(), 3, "{:?}", usi(&line));
     assert!(s.length_exact);
-    const ZUKO_69: &str = "9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3GSs4n3l16p 1";
     let (line, s) = solve_with(ZUKO_69, SpareRule::Classical, 64);
+    assert_eq!(line.len(), 13, "{:?}", usi(&line));
+    assert!(s.length_exact);
+}
+
+/// Shogi Zuko 69 and its variation (see the test above).
+const ZUKO_69: &str = "9/9/9/9/5l3/p2+rb4/1pG3+R2/S3S4/1+bk6 b 3GSs4n3l16p 1";
+const ZUKO_69_VARIATION: &str = "9/9/9/9/5l3/p8/1p1+R3B1/S1G6/5ksR1 w GSb2gs4n3l16p 16";
+
+/// With two threads a helper runs the futility tests' give-back searches ahead of the main
+/// line (`mainline/give_back_ahead.rs`). A verdict is the same whichever thread reaches
+/// it, so the lines are too: the classical rule's 2 and 13 plies of the test above.
+#[test]
+fn give_back_searches_run_ahead_on_two_threads_to_the_same_verdicts() {
+    let on_two = |sfen, root| {
+        solve_on(
+            2,
+            sfen,
+            SpareRule::Classical,
+            FutileRule::AnyLength,
+            64,
+            root,
+        )
+    };
+    let (line, s) = on_two(ZUKO_69_VARIATION, RootMode::Defender);
+    assert_eq!(line.len(), 2, "{:?}", usi(&line));
+    assert!(s.length_exact);
+    let (line, s) = on_two(ZUKO_69, RootMode::Attacker);
     assert_eq!(line.len(), 13, "{:?}", usi(&line));
     assert!(s.length_exact);
 }

@@ -8,6 +8,7 @@
 //! for every larger bound, a disproof for every smaller one.
 
 use super::futile::{give_back, interposition_line, is_interposing_drop, takes_interposition};
+use super::give_back_ahead::GiveBackAhead;
 use super::key_map::KeyMap;
 use super::known::KnownSet;
 use crate::proof_hand::{
@@ -278,7 +279,7 @@ pub(crate) type Reprove<'a> = &'a (dyn Fn(&Position, Option<Instant>, u64) -> bo
 /// a problem can meet thousands of them, so the budget is time. The Zuko 69 variation of
 /// `a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length`, a 10-ply mate
 /// on an empty table, needs 2,000.
-const GIVE_BACK_NODES: u64 = 3_000;
+pub(crate) const GIVE_BACK_NODES: u64 = 3_000;
 
 /// The searcher and its tables, kept across searches of one problem.
 pub(crate) struct Bounded<'a> {
@@ -309,6 +310,8 @@ pub(crate) struct Bounded<'a> {
     pub last_open: Option<(u32, u32)>,
     /// Lists for the nodes the search enters, one set per level of its recursion.
     spare_lists: Vec<KidLists>,
+    /// A helper thread searching give-back positions ahead of the futility tests.
+    ahead: Option<&'a GiveBackAhead>,
 }
 
 const INTERPOSE_SALT: u64 = 0x2545_f491_4f6c_dd1d;
@@ -362,7 +365,14 @@ impl<'a> Bounded<'a> {
             aborted: false,
             last_open: None,
             spare_lists: Vec::new(),
+            ahead: None,
         }
+    }
+
+    /// Posts every give-back position this search makes to `ahead`, and takes the
+    /// verdicts it has reached (see [`super::give_back_ahead`]).
+    pub fn set_ahead(&mut self, ahead: &'a GiveBackAhead) {
+        self.ahead = Some(ahead);
     }
 
     /// Decides futility tests with `search` (see [`super::futile`]).
@@ -391,9 +401,11 @@ impl<'a> Bounded<'a> {
         if let Some(&v) = self.give_back.get(&key) {
             return v;
         }
-        let v = self
-            .mate_search
-            .and_then(|f| f(q, self.deadline, GIVE_BACK_NODES));
+        let ahead = self.ahead.and_then(|a| a.verdict(key));
+        let v = ahead.unwrap_or_else(|| {
+            self.mate_search
+                .and_then(|f| f(q, self.deadline, GIVE_BACK_NODES))
+        });
         if v.is_none() {
             self.undecided_futility += 1;
         }
@@ -812,6 +824,9 @@ impl<'a> Bounded<'a> {
                     if takes_interposition(c, s, checker, &after) {
                         let kind = pos.piece_on(s).expect("the dropped piece").kind();
                         if let Some(q) = give_back(&after, kind) {
+                            if let Some(a) = self.ahead.filter(|_| self.any_length(m)) {
+                                a.post(&q);
+                            }
                             kids.push(Kid::giving_back(q, c, m, self.attacker));
                         }
                     }

@@ -11,6 +11,7 @@ mod bounded;
 mod choose;
 mod cooks;
 mod futile;
+mod give_back_ahead;
 mod key_map;
 mod known;
 mod seed;
@@ -28,6 +29,7 @@ macro_rules! dbg_line {
         log::debug!($($t)*)
     };
 }
+use crate::threads;
 use bounded::{Bounded, Reprove};
 pub(crate) use bounded::{Hint, HintSource, Hints, MateSearch};
 use kanju_engine::{Color, GenMode, Move, Position};
@@ -84,6 +86,9 @@ pub(crate) struct Setup<'a> {
     /// How many plies longer a defence ending with spare pieces may be and still rank
     /// below one ending with none (see [`crate::SpareRule`]).
     pub spare_gap: i32,
+    /// Threads the solver may use: from two on, a helper thread runs the futility tests'
+    /// give-back searches ahead of the main line's ([`give_back_ahead`]).
+    pub threads: usize,
 }
 
 /// Turns the verified mate `upper` into the main line, within `deadline`. `None` when not
@@ -95,15 +100,36 @@ pub(crate) fn refine(
     deadline: Option<Instant>,
     setup: &Setup,
 ) -> Option<MainLine> {
+    let ahead = setup
+        .mate_search
+        .filter(|_| setup.threads > 1)
+        .map(|search| (search, give_back_ahead::GiveBackAhead::default()));
     std::thread::scope(|scope| {
-        std::thread::Builder::new()
+        if let Some((search, ahead)) = &ahead {
+            let spawned = std::thread::Builder::new()
+                .name("kanju-give-back".into())
+                .stack_size(threads::STACK_BYTES)
+                .spawn_scoped(scope, move || {
+                    ahead.serve(*search, bounded::GIVE_BACK_NODES, deadline)
+                });
+            if spawned.is_err() {
+                log::warn!("kanju-tsume: no thread to run the give-back searches ahead");
+            }
+        }
+        let ahead = ahead.as_ref().map(|a| &a.1);
+        let line = std::thread::Builder::new()
             .name("kanju-mainline".into())
             .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || refine_here(root, upper, deadline, setup))
-            .ok()?
-            .join()
+            .spawn_scoped(scope, move || {
+                refine_here(root, upper, deadline, setup, ahead)
+            })
             .ok()
-            .flatten()
+            .and_then(|h| h.join().ok().flatten());
+        // The helper stops once the main line is done, however it ended.
+        if let Some(a) = ahead {
+            a.stop();
+        }
+        line
     })
 }
 
@@ -272,6 +298,7 @@ fn refine_here(
     upper: &[Move],
     deadline: Option<Instant>,
     setup: &Setup,
+    ahead: Option<&give_back_ahead::GiveBackAhead>,
 ) -> Option<MainLine> {
     let Setup {
         attacker,
@@ -282,9 +309,13 @@ fn refine_here(
         reprove,
         hash_mb,
         spare_gap,
+        threads: _,
     } = *setup;
     let started = Instant::now();
     let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
+    if let Some(a) = ahead {
+        b.set_ahead(a);
+    }
     if let Some(search) = mate_search {
         b.set_mate_search(search);
     }
