@@ -84,6 +84,9 @@ fn solve_accepts_the_words_of_an_sfen_and_prefixes() {
     assert!(v["kifu"][0].as_str().unwrap().starts_with('▲'));
     assert!(v["kifu"][1].as_str().unwrap().starts_with('△'));
     assert!(v["cooks"].is_array());
+    assert!(v["cooks_undecided"].is_array());
+    // Every ply of the line was looked at for cooks.
+    assert_eq!(v["cooks_checked_plies"], 3);
     assert!(v["nodes"].as_u64().is_some() && v["nps"].as_u64().is_some());
 
     let o = kanju(&[

@@ -146,7 +146,8 @@ pub struct Cook {
     pub ply: usize,
     /// The main line's move there.
     pub main: Move,
-    /// Another move there that also mates.
+    /// Another move there: one that also mates in [`Solution::cooks`], one the cook
+    /// search could not settle in [`Solution::cooks_undecided`].
     pub alternative: Move,
 }
 
@@ -162,6 +163,12 @@ pub struct Solution {
     pub length_exact: bool,
     /// Alternative mates found along the main line.
     pub cooks: Vec<Cook>,
+    /// Alternatives along the main line that the cook search could not settle within
+    /// its node budget: each may or may not mate.
+    pub cooks_undecided: Vec<Cook>,
+    /// The plies of the main line whose alternatives the cook search looked at: all of
+    /// them (the line's length) unless its time ran out, and 0 without a main line.
+    pub cooks_checked_plies: usize,
     /// Pieces the attacker still holds at the end of the main line (駒余り).
     pub spare_pieces: Hand,
     /// Nodes searched.

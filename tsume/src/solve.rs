@@ -134,6 +134,8 @@ pub(crate) fn solve(
         outcome: Outcome::Unknown(reason),
         length_exact: false,
         cooks: Vec::new(),
+        cooks_undecided: Vec::new(),
+        cooks_checked_plies: 0,
         spare_pieces: Hand::EMPTY,
         nodes,
         elapsed,
@@ -193,6 +195,8 @@ pub(crate) fn solve(
             outcome,
             length_exact: false,
             cooks: Vec::new(),
+            cooks_undecided: Vec::new(),
+            cooks_checked_plies: 0,
             spare_pieces: Hand::EMPTY,
             nodes,
             elapsed: start.elapsed(),
@@ -294,7 +298,7 @@ pub(crate) fn solve(
                 None
             };
             let (line, length_exact, cooks, main_nodes) = main
-                .map_or((line, false, Vec::new(), 0), |m| {
+                .map_or((line, false, Default::default(), 0), |m| {
                     (m.line, m.exact, m.cooks, m.nodes)
                 });
             let nodes = nodes + main_nodes + follow_up_nodes.load(Ordering::Relaxed);
@@ -303,7 +307,9 @@ pub(crate) fn solve(
             Solution {
                 outcome: Outcome::Mate(line),
                 length_exact,
-                cooks,
+                cooks: cooks.found,
+                cooks_undecided: cooks.undecided,
+                cooks_checked_plies: cooks.checked_plies,
                 spare_pieces: end.hand(attacker),
                 nodes,
                 elapsed: start.elapsed(),

@@ -107,6 +107,22 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
                     c.main
                 ));
             }
+            for c in &sol.cooks_undecided {
+                out.push(format!(
+                    "info string cook check: at ply {} {} was not settled within its node budget and may also mate (main line plays {})",
+                    c.ply + 1,
+                    c.alternative,
+                    c.main
+                ));
+            }
+            match sol.cooks_checked_plies {
+                n if n >= pv.len() => {}
+                0 => out.push("info string note: cooks were not looked for".into()),
+                n => out.push(format!(
+                    "info string note: cooks were looked for in the first {n} of {} plies only",
+                    pv.len()
+                )),
+            }
             if !sol.spare_pieces.is_empty() {
                 out.push(format!(
                     "info string note: the attacker ends with pieces in hand (komaamari): {}",
@@ -186,5 +202,71 @@ pub fn forced_answer(best: Option<&[Move]>, game: bool, defends: bool) -> Vec<St
             format!("bestmove {}", pv[0]),
         ],
         (_, true) => vec!["bestmove resign".into()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanju_engine::Hand;
+    use kanju_tsume::Cook;
+
+    /// A mate in 3 whose cook search found one cook, left one alternative undecided and
+    /// ran out of time before the last ply.
+    fn solution(checked: usize) -> (Position, Solution) {
+        let pos = Position::from_sfen("3sks3/9/4S4/9/9/8B/9/9/9 b S 1").unwrap();
+        let line: Vec<Move> = ["1f5b+", "4a5b", "S*4b"]
+            .iter()
+            .scan(pos.clone(), |p, m| {
+                let m = p.parse_usi_move(m).unwrap();
+                *p = p.play(m);
+                Some(m)
+            })
+            .collect();
+        let cook = |alt: &str| Cook {
+            ply: 0,
+            main: line[0],
+            alternative: pos.parse_usi_move(alt).unwrap(),
+        };
+        let sol = Solution {
+            outcome: Outcome::Mate(line.clone()),
+            length_exact: true,
+            cooks: vec![cook("1f5b")],
+            cooks_undecided: vec![cook("S*4b")],
+            cooks_checked_plies: checked,
+            spare_pieces: Hand::EMPTY,
+            nodes: 100,
+            elapsed: Duration::from_millis(10),
+            decided_after: None,
+        };
+        (pos, sol)
+    }
+
+    #[test]
+    fn cooks_undecided_alternatives_and_an_unfinished_cook_search_are_all_reported() {
+        let (pos, sol) = solution(2);
+        let out = mate_answer(&pos, &sol, false);
+        let notes: Vec<&str> = out
+            .iter()
+            .filter_map(|l| l.strip_prefix("info string "))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "cook (yozume): at ply 1 1f5b also mates (main line plays 1f5b+)",
+                "cook check: at ply 1 S*4b was not settled within its node budget and may also mate (main line plays 1f5b+)",
+                "note: cooks were looked for in the first 2 of 3 plies only",
+            ]
+        );
+        assert_eq!(out.last().unwrap(), "checkmate 1f5b+ 4a5b S*4b");
+        // A finished search says nothing more; one that never ran says so.
+        let (_, sol) = solution(3);
+        assert!(!closing_info(&sol, false)
+            .iter()
+            .any(|l| l.contains("looked for")));
+        let (_, sol) = solution(0);
+        assert!(closing_info(&sol, false)
+            .iter()
+            .any(|l| l == "info string note: cooks were not looked for"));
     }
 }

@@ -1,13 +1,29 @@
 //! 余詰 (cooks): other attacker moves on the main line that mate no later than the main
 //! line's own move.
+//!
+//! A composer checks a problem for cooks, so what the search could not settle is reported
+//! too: an alternative that ran out of its node budget may still mate, and plies past the
+//! deadline were not looked at. "No cook found" is only a clean bill when neither happened.
 
 use super::bounded::Bounded;
 use crate::Cook;
 use kanju_engine::{Move, MoveList, Position};
 use std::time::Instant;
 
-/// Nodes one alternative may cost before it is left unresolved (and unreported).
+/// Nodes one alternative may cost before it is left undecided.
 const NODES_PER_ALTERNATIVE: u64 = 50_000;
+
+/// What the search for cooks found along a line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Cooks {
+    /// Alternatives that also mate in time.
+    pub found: Vec<Cook>,
+    /// Alternatives the search could not settle within their node budget.
+    pub undecided: Vec<Cook>,
+    /// The plies of the line whose alternatives were all looked at: the line's length
+    /// unless the deadline came first.
+    pub checked_plies: usize,
+}
 
 /// At each attacker node of `line` (which mates in exactly its length when `exact`),
 /// every other check that also mates within the plies the main move needed.
@@ -16,13 +32,25 @@ pub(crate) fn find(
     root: &Position,
     line: &[Move],
     deadline: Option<Instant>,
-) -> Vec<Cook> {
-    let mut cooks = Vec::new();
+) -> Cooks {
+    find_with(b, root, line, deadline, NODES_PER_ALTERNATIVE)
+}
+
+/// [`find`] with `nodes` for each alternative.
+fn find_with(
+    b: &mut Bounded,
+    root: &Position,
+    line: &[Move],
+    deadline: Option<Instant>,
+    nodes: u64,
+) -> Cooks {
+    let mut cooks = Cooks::default();
     let mut pos = root.clone();
     let mut list = MoveList::new();
+    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
     for (ply, &main) in line.iter().enumerate() {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
+        if past_deadline() {
+            return cooks;
         }
         if pos.side_to_move() == b.attacker {
             let left = (line.len() - ply) as i32;
@@ -32,17 +60,87 @@ pub(crate) fn find(
                 if alt == main {
                     continue;
                 }
-                b.set_limits(deadline, Some(NODES_PER_ALTERNATIVE));
-                if b.within(&pos.play(alt), left - 1) == Some(true) {
-                    cooks.push(Cook {
-                        ply,
-                        main,
-                        alternative: alt,
-                    });
+                b.set_limits(deadline, Some(nodes));
+                let cook = Cook {
+                    ply,
+                    main,
+                    alternative: alt,
+                };
+                match b.within(&pos.play(alt), left - 1) {
+                    Some(true) => cooks.found.push(cook),
+                    Some(false) => {}
+                    // Cut by the deadline: this ply is not checked.
+                    None if past_deadline() || b.stopped() => return cooks,
+                    None => cooks.undecided.push(cook),
                 }
             }
         }
         pos = pos.play(main);
+        cooks.checked_plies = ply + 1;
     }
     cooks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mainline::test_data::no_hints;
+    use kanju_engine::{Color, GenMode};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    /// The rook checks from 9a with every drop on 8a..2a futile: mate in 1, and the
+    /// promoting and the plain rook move both mate (see the main line's rule tests).
+    const ROOK_MATE: &str = "8k/9/6N1G/9/9/9/9/9/R8 b r2b3g4s3n4l18p 1";
+
+    /// Shogi Zuko 77's main line (19 plies).
+    const ZUKO_77: &str = "9/9/9/2+R6/3+p5/1+p1lb4/3rk1S2/2+B1g4/2P1gsS2 b 2GNs3n3l15p 1";
+    const ZUKO_77_LINE: &str = "N*6i 5i6i G*4h 5h4h 3i4h 5g5h G*6h 6g6h+ 7h6h 6i6h R*5g 5h6i \
+                                G*5i 6h5i 5g5i 6i6h G*6i 6h6g 5i5g";
+
+    fn search(sfen: &str, line: &str, nodes: u64, deadline: Option<Instant>) -> Cooks {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+        let mut at = pos.clone();
+        let line: Vec<Move> = line
+            .split_whitespace()
+            .map(|m| {
+                let m = at.parse_usi_move(m).unwrap();
+                at = at.play(m);
+                m
+            })
+            .collect();
+        find_with(&mut b, &pos, &line, deadline, nodes)
+    }
+
+    #[test]
+    fn a_second_mating_move_is_a_cook_and_the_line_is_checked_to_its_end() {
+        let cooks = search(ROOK_MATE, "9i9a+", NODES_PER_ALTERNATIVE, None);
+        let alternatives: Vec<String> =
+            cooks.found.iter().map(|c| c.alternative.to_usi()).collect();
+        assert_eq!(alternatives, ["9i9a"]);
+        assert!(cooks.undecided.is_empty());
+        assert_eq!(cooks.checked_plies, 1);
+    }
+
+    #[test]
+    fn an_alternative_out_of_nodes_is_reported_undecided_not_cleared() {
+        // The search looks at its node limit every 1,024 nodes: some of the root's
+        // alternatives, 18 plies from the end, need more to settle.
+        let cooks = search(ZUKO_77, ZUKO_77_LINE, 1, None);
+        assert!(cooks.undecided.iter().any(|c| c.ply == 0), "{cooks:?}");
+        assert!(cooks
+            .undecided
+            .iter()
+            .all(|c| c.ply % 2 == 0 && c.alternative != c.main));
+        assert_eq!(cooks.checked_plies, 19);
+    }
+
+    #[test]
+    fn plies_past_the_deadline_are_not_counted_as_checked() {
+        let past = Instant::now() - Duration::from_secs(1);
+        let cooks = search(ROOK_MATE, "9i9a+", NODES_PER_ALTERNATIVE, Some(past));
+        assert_eq!(cooks, Cooks::default());
+    }
 }

@@ -21,7 +21,7 @@ mod tail;
 mod test_data;
 mod verify;
 
-use crate::Cook;
+pub(crate) use cooks::Cooks;
 
 /// Phase timings, for tuning: `RUST_LOG=kanju_tsume=debug`.
 macro_rules! dbg_line {
@@ -42,8 +42,8 @@ pub(crate) struct MainLine {
     pub line: Vec<Move>,
     /// Its length is proven minimal under tsume rules.
     pub exact: bool,
-    /// Alternative mates found along it.
-    pub cooks: Vec<Cook>,
+    /// Alternative mates found along it, and how far the search for them got.
+    pub cooks: Cooks,
     /// Nodes the length-bounded searches took.
     pub nodes: u64,
 }

@@ -71,7 +71,9 @@ SOLVE:
     the main line), 駒余り (pieces the attacker still holds at the end), nodes, time, nps.
     JSON fields: line, name, sfen, expected_plies, result (mate | nomate | unknown |
     error), moves, kifu, length, length_exact, cooks [{ply, main, alternative,
-    main_kifu, alternative_kifu}], spare_pieces, reason, error, nodes, time_ms, nps.
+    main_kifu, alternative_kifu}], cooks_undecided (the same, for alternatives not
+    settled within their node budget), cooks_checked_plies, spare_pieces, reason, error,
+    nodes, time_ms, nps.
 
 PERFT:
     kanju perft 3                  leaf count of the legal move tree from the start

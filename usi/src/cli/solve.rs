@@ -8,7 +8,7 @@ use crate::frontend::build_position;
 use crate::notation;
 use crate::report::{self, unknown_reason};
 use kanju_engine::{Move, Position};
-use kanju_tsume::{Config, Limits, Outcome, Progress, RootMode, Solution, Solver};
+use kanju_tsume::{Config, Cook, Limits, Outcome, Progress, RootMode, Solution, Solver};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -90,13 +90,21 @@ struct CookText {
     alternative_kifu: String,
 }
 
+/// The cooks found along the main line, with their kifu.
 fn cooks(s: &Solved) -> Vec<CookText> {
+    cook_texts(s, &s.sol.cooks)
+}
+
+/// The alternatives the cook search could not settle, with their kifu.
+fn undecided_cooks(s: &Solved) -> Vec<CookText> {
+    cook_texts(s, &s.sol.cooks_undecided)
+}
+
+fn cook_texts(s: &Solved, list: &[Cook]) -> Vec<CookText> {
     let Outcome::Mate(line) = &s.sol.outcome else {
         return Vec::new();
     };
-    s.sol
-        .cooks
-        .iter()
+    list.iter()
         .map(|c| {
             let kifu = catch_unwind(AssertUnwindSafe(|| {
                 let mut pos = s.pos.clone();
@@ -163,19 +171,22 @@ pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
                         .put("kifu", kifu_or_usi(&s.pos, line))
                         .put("length", line.len() as u64)
                         .put("length_exact", s.sol.length_exact);
-                    let cs: Vec<Obj> = cooks(s)
-                        .into_iter()
-                        .map(|c| {
-                            let mut co = Obj::new();
-                            co.put("ply", c.ply as u64)
-                                .put("main", c.main)
-                                .put("alternative", c.alternative)
-                                .put("main_kifu", c.main_kifu)
-                                .put("alternative_kifu", c.alternative_kifu);
-                            co
-                        })
-                        .collect();
-                    o.put_objs("cooks", &cs);
+                    let objs = |cs: Vec<CookText>| -> Vec<Obj> {
+                        cs.into_iter()
+                            .map(|c| {
+                                let mut co = Obj::new();
+                                co.put("ply", c.ply as u64)
+                                    .put("main", c.main)
+                                    .put("alternative", c.alternative)
+                                    .put("main_kifu", c.main_kifu)
+                                    .put("alternative_kifu", c.alternative_kifu);
+                                co
+                            })
+                            .collect()
+                    };
+                    o.put_objs("cooks", &objs(cooks(s)));
+                    o.put_objs("cooks_undecided", &objs(undecided_cooks(s)));
+                    o.put("cooks_checked_plies", s.sol.cooks_checked_plies as u64);
                     o.put("spare_pieces", notation::hand_sfen(s.sol.spare_pieces));
                 }
                 Outcome::NoMate => {}
@@ -224,15 +235,29 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
             ));
             out.push(format!("length:    {} plies", line.len()));
             let cs = cooks(s);
+            let undecided = undecided_cooks(s);
+            let complete = s.sol.cooks_checked_plies >= line.len();
             if cs.is_empty() {
                 out.push("余詰:      none found".to_string());
-            } else {
-                for c in cs {
-                    out.push(format!(
-                        "余詰:      ply {}: {} ({}) also mates; main line {} ({})",
-                        c.ply, c.alternative_kifu, c.alternative, c.main_kifu, c.main
-                    ));
-                }
+            }
+            for c in cs {
+                out.push(format!(
+                    "余詰:      ply {}: {} ({}) also mates; main line {} ({})",
+                    c.ply, c.alternative_kifu, c.alternative, c.main_kifu, c.main
+                ));
+            }
+            for c in undecided {
+                out.push(format!(
+                    "余詰:      ply {}: {} ({}) not settled within its node budget; main line {} ({})",
+                    c.ply, c.alternative_kifu, c.alternative, c.main_kifu, c.main
+                ));
+            }
+            if !complete {
+                out.push(format!(
+                    "余詰:      looked for in the first {} of {} plies only",
+                    s.sol.cooks_checked_plies,
+                    line.len()
+                ));
             }
             out.push(format!("駒余り:    {}", notation::hand(s.sol.spare_pieces)));
         }
