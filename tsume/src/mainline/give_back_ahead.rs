@@ -17,6 +17,17 @@
 //! does not depend on the thread that reached it, only on what the shared table already
 //! knew, as with any two searches of one problem; so the rules and the lines are the same
 //! as without the helper.
+//!
+//! Measured, the verdict itself is seldom ready when asked for (Muso 31: 180 of 4,291
+//! tests; Zuko 77: 67 of 2,322). The gain comes through the shared table. The helper's
+//! searches leave proofs and disproofs of the give-back positions and of what lies below
+//! them, and the main search reads that table twice: a give-back position it already
+//! decides needs no search (Muso 98: 2,070 searched tests where one thread searches
+//! 5,715), and a node of the bounded search that it shows not mated at any length is
+//! settled as soon as it is made (Muso 98's bounded search took 3.7 M nodes instead of
+//! 8.0 M). Posting other positions as well, the children of the bounded search's nodes
+//! with five plies left or more, made it slower: they crowd out the give-back positions
+//! (Muso 98, Zuko 77 and Muso 31 each took 25 to 70 % longer).
 
 use super::bounded::{KeyHasher, MateSearch};
 use kanju_engine::Position;
