@@ -10,12 +10,14 @@ out of target/ before building the new one.
 Each run is `kanju solve SFEN --proof-only --json`: the time and nodes to the first
 verified mate. With --main-line each run is the whole solve instead, main line included
 (Classical and AnyLength rules, as the Edo problems are judged): the time to the answer,
-all nodes, and the line's length, which two builds that differ in speed alone must agree on. On one thread a build's node count repeats exactly from run to run, so a
+all nodes, and the line's length, which two builds that differ in speed alone must agree on.
+--default-rules runs the whole solve under Kanju's default rules (Strict, SameLength)
+instead. On one thread a build's node count repeats exactly from run to run, so a
 change in nodes is a change in the search and a change at equal nodes is speed alone.
 
 usage: scripts/bench_ab.py OLD_KANJU NEW_KANJU [...] --names zukou-023,musou-030
                            [--file PROBLEMS.jsonl] [--threads 1] [--hash 2048]
-                           [--time 120s] [--repeat 3] [--main-line]
+                           [--time 120s] [--repeat 3] [--main-line [--default-rules]]
 """
 import argparse
 import json
@@ -25,11 +27,15 @@ import subprocess
 import problemfile
 
 
-def proof(kanju, sfen, threads, hash_mb, time, main_line=False):
+def proof(kanju, sfen, threads, hash_mb, time, main_line=False, default_rules=False):
     """(seconds, nodes, line) to the first verified mate, or to the answer with `main_line`;
     seconds are None if no mate came. `line` is the length, with "x" if shown exact."""
-    mode = ["--spare-rule", "classical", "--futile-rule", "any-length"] if main_line \
-        else ["--proof-only"]
+    if not main_line:
+        mode = ["--proof-only"]
+    elif default_rules:
+        mode = []
+    else:
+        mode = ["--spare-rule", "classical", "--futile-rule", "any-length"]
     out = subprocess.run(
         [kanju, "solve", sfen, *mode, "--json", "--quiet", "--threads", str(threads),
          "--hash", str(hash_mb), "--time", time],
@@ -52,6 +58,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--file", default=str(problemfile.EDO))
     ap.add_argument("--main-line", action="store_true", help="time the whole solve")
+    ap.add_argument("--default-rules", action="store_true",
+                    help="with --main-line: Kanju's default rules, not the classical ones")
     a = ap.parse_args()
     problems = problemfile.by_name(a.file)
     names = a.names.split(",")
@@ -60,7 +68,7 @@ def main():
         for r in range(a.repeat):
             for b in a.builds:
                 t, nodes, line = proof(b, problems[name]["sfen"], a.threads, a.hash, a.time,
-                                       a.main_line)
+                                       a.main_line, a.default_rules)
                 runs[(name, b)].append((t, nodes))
                 shown = f"{t:.2f} s" if t is not None else "no proof"
                 print(f"{name} round {r + 1} {b}: {shown}, {nodes} nodes, line {line}",

@@ -291,6 +291,7 @@ pub(crate) fn solve(
                 hash_mb: config.hash_mb,
                 spare_gap: config.spare_rule.max_gap(),
                 threads: config.threads,
+                df_pn: &mate_search,
             };
             let main = if config.main_line {
                 mainline::refine(pos, &line, deadline, &setup)

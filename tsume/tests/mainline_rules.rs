@@ -164,7 +164,8 @@ const ZUKO_69_VARIATION: &str = "9/9/9/9/5l3/p8/1p1+R3B1/S1G6/5ksR1 w GSb2gs4n3l
 
 /// With two threads a helper runs the futility tests' give-back searches ahead of the main
 /// line (`mainline/give_back_ahead.rs`). A verdict is the same whichever thread reaches
-/// it, so the lines are too: the classical rule's 2 and 13 plies of the test above.
+/// it, so the lines are too: the classical rule's 2 and 13 plies of the test above, and
+/// the same-length rule's 6.
 #[test]
 fn give_back_searches_run_ahead_on_two_threads_to_the_same_verdicts() {
     let on_two = |sfen, root| {
@@ -182,6 +183,17 @@ fn give_back_searches_run_ahead_on_two_threads_to_the_same_verdicts() {
     assert!(s.length_exact);
     let (line, s) = on_two(ZUKO_69, RootMode::Attacker);
     assert_eq!(line.len(), 13, "{:?}", usi(&line));
+    assert!(s.length_exact);
+    // The helper runs under the same-length rule too, and changes nothing there either.
+    let (line, s) = solve_on(
+        2,
+        ZUKO_69_VARIATION,
+        SpareRule::Strict,
+        FutileRule::SameLength,
+        16,
+        RootMode::Defender,
+    );
+    assert_eq!(line.len(), 6, "{:?}", usi(&line));
     assert!(s.length_exact);
 }
 

@@ -824,7 +824,7 @@ impl<'a> Bounded<'a> {
                     if takes_interposition(c, s, checker, &after) {
                         let kind = pos.piece_on(s).expect("the dropped piece").kind();
                         if let Some(q) = give_back(&after, kind) {
-                            if let Some(a) = self.ahead.filter(|_| self.any_length(m)) {
+                            if let Some(a) = self.ahead {
                                 a.post(&q);
                             }
                             kids.push(Kid::giving_back(q, c, m, self.attacker));

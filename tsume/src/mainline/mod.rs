@@ -89,6 +89,9 @@ pub(crate) struct Setup<'a> {
     /// Threads the solver may use: from two on, a helper thread runs the futility tests'
     /// give-back searches ahead of the main line's ([`give_back_ahead`]).
     pub threads: usize,
+    /// The solver's df-pn, for that helper: under either futility rule what it leaves in
+    /// the table settles the bounded search's nodes sooner.
+    pub df_pn: MateSearch<'a>,
 }
 
 /// Turns the verified mate `upper` into the main line, within `deadline`. `None` when not
@@ -100,10 +103,8 @@ pub(crate) fn refine(
     deadline: Option<Instant>,
     setup: &Setup,
 ) -> Option<MainLine> {
-    let ahead = setup
-        .mate_search
-        .filter(|_| setup.threads > 1)
-        .map(|search| (search, give_back_ahead::GiveBackAhead::default()));
+    let ahead =
+        (setup.threads > 1).then(|| (setup.df_pn, give_back_ahead::GiveBackAhead::default()));
     std::thread::scope(|scope| {
         if let Some((search, ahead)) = &ahead {
             let spawned = std::thread::Builder::new()
@@ -310,6 +311,7 @@ fn refine_here(
         hash_mb,
         spare_gap,
         threads: _,
+        df_pn: _,
     } = *setup;
     let started = Instant::now();
     let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
