@@ -74,6 +74,10 @@ pub fn unknown_reason(r: UnknownReason) -> &'static str {
     }
 }
 
+/// Undecided cook alternatives listed one per line; the rest are counted. A long problem
+/// can have a thousand (Microcosmos at 300 s: 1,010), too many for an engine window.
+pub const UNDECIDED_LISTED: usize = 16;
+
 /// The closing `info` lines shared by `go mate` and `go`: statistics, score and line,
 /// then notes on exactness, 余詰 and 駒余り.
 fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
@@ -107,13 +111,20 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
                     c.main
                 ));
             }
-            for c in &sol.cooks_undecided {
+            for c in sol.cooks_undecided.iter().take(UNDECIDED_LISTED) {
                 out.push(format!(
                     "info string cook check: at ply {} {} was not settled within its node budget and may also mate (main line plays {})",
                     c.ply + 1,
                     c.alternative,
                     c.main
                 ));
+            }
+            if let Some(more) = sol.cooks_undecided.len().checked_sub(UNDECIDED_LISTED) {
+                if more > 0 {
+                    out.push(format!(
+                        "info string cook check: {more} more alternatives were not settled"
+                    ));
+                }
             }
             match sol.cooks_checked_plies {
                 n if n >= pv.len() => {}
@@ -268,5 +279,15 @@ mod tests {
         assert!(closing_info(&sol, false)
             .iter()
             .any(|l| l == "info string note: cooks were not looked for"));
+        // Past UNDECIDED_LISTED the rest are counted, not listed.
+        let (_, mut sol) = solution(3);
+        let one = sol.cooks_undecided[0].clone();
+        sol.cooks_undecided = vec![one; UNDECIDED_LISTED + 3];
+        let out = closing_info(&sol, false);
+        let listed = out.iter().filter(|l| l.contains("was not settled")).count();
+        assert_eq!(listed, UNDECIDED_LISTED);
+        assert!(out
+            .iter()
+            .any(|l| l == "info string cook check: 3 more alternatives were not settled"));
     }
 }

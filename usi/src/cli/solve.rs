@@ -246,10 +246,16 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
                     c.ply, c.alternative_kifu, c.alternative, c.main_kifu, c.main
                 ));
             }
-            for c in undecided {
+            let more = undecided.len().saturating_sub(report::UNDECIDED_LISTED);
+            for c in undecided.into_iter().take(report::UNDECIDED_LISTED) {
                 out.push(format!(
                     "余詰:      ply {}: {} ({}) not settled within its node budget; main line {} ({})",
                     c.ply, c.alternative_kifu, c.alternative, c.main_kifu, c.main
+                ));
+            }
+            if more > 0 {
+                out.push(format!(
+                    "余詰:      {more} more alternatives not settled (all are in the JSON)"
                 ));
             }
             if !complete {
