@@ -21,10 +21,9 @@
 //! Measured, the verdict itself is seldom ready when asked for (Muso 31: 180 of 4,291
 //! tests; Zuko 77: 67 of 2,322). The gain comes through the shared table, and so the
 //! helper runs under [`crate::FutileRule::SameLength`] too, where no test asks for a
-//! verdict at any length. The helper's
-//! searches leave proofs and disproofs of the give-back positions and of what lies below
-//! them, and the main search reads that table twice: a give-back position it already
-//! decides needs no search (Muso 98: 2,070 searched tests where one thread searches
+//! verdict at any length. The helper's searches leave proofs and disproofs of the
+//! give-back positions and of what lies below them, and the main search reads that table
+//! twice: a give-back position it already decides needs no search (Muso 98: 2,070 searched tests where one thread searches
 //! 5,715), and a node of the bounded search that it shows not mated at any length is
 //! settled as soon as it is made (Muso 98's bounded search took 3.7 M nodes instead of
 //! 8.0 M). Posting other positions as well, the children of the bounded search's nodes
