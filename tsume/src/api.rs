@@ -103,7 +103,9 @@ impl Default for Config {
 pub struct Limits {
     /// Wall-clock time.
     pub time: Option<Duration>,
-    /// Nodes searched, all threads together.
+    /// Nodes searched, all threads together. It covers the whole solve: the main line
+    /// ([`Config::main_line`]) gets what the proof left, and when that is spent it returns
+    /// the best line it has verified, with [`Solution::length_exact`] false.
     pub nodes: Option<u64>,
     /// Longest mate (plies) of interest; longer mates are not looked for.
     pub max_mate_len: Option<u32>,

@@ -252,15 +252,21 @@ pub(crate) fn solve(
             let hints = TableHints { sh: &sh };
             // The futility tests ask whether a position is mated at all: a df-pn search on
             // the same table, whose proofs and disproofs hold whatever the path.
-            // Their nodes and the main line's own count in the solution's: a user reads
-            // nodes per second off the total time.
-            let follow_up_nodes = AtomicU64::new(0);
+            // The caller's node limit holds for the main line too: it gets what the proof
+            // and the line's extraction left, and these searches count against it. Its
+            // nodes count in the solution's: a user reads nodes per second off the total
+            // time.
+            let budget = mainline::NodeBudget::new(limits.nodes.map(|n| n.saturating_sub(nodes)));
             let mate_search = |p: &Position, deadline: Option<Instant>, nodes: u64| {
+                let nodes = nodes.min(budget.left());
+                if nodes == 0 {
+                    return None;
+                }
                 let sh = follow_up(&sh, nodes, deadline);
                 let mut s = Searcher::new(&sh, 0);
                 let r = s.search_root(p);
                 // The searcher's own count: the shared one lags by what it has not flushed.
-                follow_up_nodes.fetch_add(s.nodes, Ordering::Relaxed);
+                budget.spend(s.nodes);
                 if r.pn == 0 {
                     Some(true)
                 } else if r.dn == 0 && r.rep_dep == NO_DEP {
@@ -272,12 +278,16 @@ pub(crate) fn solve(
             // The main line's walk of the df-pn proof meets nodes whose proof the table
             // lost: they are proved again from their children, storing new child proofs.
             let reprove = |p: &Position, deadline: Option<Instant>, nodes: u64| {
+                let nodes = nodes.min(budget.left());
+                if nodes == 0 {
+                    return false;
+                }
                 let sh = follow_up(&sh, nodes, deadline);
                 // Declared after the `sh` it borrows, the searcher drops first, handing its
                 // scratch back.
                 let mut s = Searcher::new(&sh, 0);
                 let proved = s.search_again(p).pn == 0;
-                follow_up_nodes.fetch_add(s.nodes, Ordering::Relaxed);
+                budget.spend(s.nodes);
                 proved
             };
             let setup = mainline::Setup {
@@ -292,17 +302,19 @@ pub(crate) fn solve(
                 spare_gap: config.spare_rule.max_gap(),
                 threads: config.threads,
                 df_pn: &mate_search,
+                budget: &budget,
             };
             let main = if config.main_line {
                 mainline::refine(pos, &line, deadline, &setup)
             } else {
                 None
             };
-            let (line, length_exact, cooks, main_nodes) = main
-                .map_or((line, false, Default::default(), 0), |m| {
-                    (m.line, m.exact, m.cooks, m.nodes)
-                });
-            let nodes = nodes + main_nodes + follow_up_nodes.load(Ordering::Relaxed);
+            let (line, length_exact, cooks) = main.map_or((line, false, Default::default()), |m| {
+                (m.line, m.exact, m.cooks)
+            });
+            // Every node of the main line, its df-pn searches' included, went to the budget,
+            // also where no line came of them.
+            let nodes = nodes + budget.used();
             let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));
             announce(&line);
             Solution {

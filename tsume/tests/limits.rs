@@ -64,6 +64,57 @@ fn node_limit_and_stop_flag_give_unknown() {
     assert!(start.elapsed() < Duration::from_secs(30));
 }
 
+/// A node limit covers the whole solve, the main line included: a playing engine that
+/// gives no time limit must get its answer. Zuko 77 is proven in a few thousand nodes,
+/// but showing its 19 plies exact takes about 2 M; the main line used to take them all.
+#[test]
+fn a_node_limit_holds_for_the_main_line_too() {
+    let pos = problem("zukou-077");
+    let limit = 200_000;
+    let mut s = Solver::new(config(2));
+    let limits = Limits {
+        nodes: Some(limit),
+        ..Limits::default()
+    };
+    let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    let Outcome::Mate(line) = &sol.outcome else {
+        panic!("{:?}", sol.outcome)
+    };
+    // A mating line: every attacker move a legal check, ending with the defender in check.
+    // (Zuko 77 ends in mate proper, so no futile drop is left at the end.)
+    let end = line.iter().enumerate().fold(pos.clone(), |p, (i, &m)| {
+        assert!(p.is_legal(m), "ply {i}: {m:?}");
+        assert!(i % 2 == 1 || p.gives_check(m), "ply {i}: {m:?} is no check");
+        p.play(m)
+    });
+    assert!(line.len() % 2 == 1 && end.in_check() && !end.has_legal_move());
+    assert!(
+        !sol.length_exact,
+        "19 plies shown exact in {} nodes",
+        sol.nodes
+    );
+    // The searches poll their limits every few hundred nodes, each thread on its own.
+    assert!(
+        (limit..limit + 10_000).contains(&sol.nodes),
+        "{} nodes for a limit of {limit}",
+        sol.nodes
+    );
+
+    // With room for the exactness proof the length is shown exact, within the limit.
+    s.clear();
+    let limits = Limits {
+        nodes: Some(6_000_000),
+        ..Limits::default()
+    };
+    let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert!(
+        sol.length_exact,
+        "{:?} after {} nodes",
+        sol.outcome, sol.nodes
+    );
+    assert!(sol.nodes < 6_000_000 + 10_000, "{} nodes", sol.nodes);
+}
+
 #[test]
 fn a_position_without_defender_king_is_not_applicable() {
     let pos = Position::from_sfen("9/9/9/9/4K4/9/9/9/9 b - 1").unwrap();

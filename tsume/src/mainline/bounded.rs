@@ -7,6 +7,7 @@
 //! the shortest proven length and the largest disproven bound: a proof within `n` holds
 //! for every larger bound, a disproof for every smaller one.
 
+use super::budget::NodeBudget;
 use super::futile::{give_back, interposition_line, is_interposing_drop, takes_interposition};
 use super::give_back_ahead::GiveBackAhead;
 use super::key_map::KeyMap;
@@ -312,6 +313,11 @@ pub(crate) struct Bounded<'a> {
     spare_lists: Vec<KidLists>,
     /// A helper thread searching give-back positions ahead of the futility tests.
     ahead: Option<&'a GiveBackAhead>,
+    /// The main line's share of the caller's node limit, how much of `nodes` has been
+    /// counted against it, and whether the search stops when it is spent.
+    budget: Option<&'a NodeBudget>,
+    spent: u64,
+    budget_binds: bool,
 }
 
 const INTERPOSE_SALT: u64 = 0x2545_f491_4f6c_dd1d;
@@ -327,8 +333,10 @@ fn scramble(x: u64) -> u64 {
 
 impl Drop for Bounded<'_> {
     /// Frees the tables on another thread: tens of millions of entries take seconds to
-    /// free, and the caller is waiting for the line.
+    /// free, and the caller is waiting for the line. The last nodes go to the budget,
+    /// which is where the solution's node count comes from.
     fn drop(&mut self) {
+        self.flush_budget();
         let known = std::mem::take(&mut self.known);
         let work = std::mem::take(&mut self.work);
         if known.len() + work.len() > 100_000 {
@@ -366,7 +374,30 @@ impl<'a> Bounded<'a> {
             last_open: None,
             spare_lists: Vec::new(),
             ahead: None,
+            budget: None,
+            spent: 0,
+            budget_binds: true,
         }
+    }
+
+    /// Counts this search's nodes against `budget` from now on; once it is spent the
+    /// search stops as if the caller had stopped it.
+    pub fn set_budget(&mut self, budget: &'a NodeBudget) {
+        self.flush_budget();
+        self.budget = Some(budget);
+    }
+
+    /// Whether a spent budget stops the search. Its nodes are counted either way.
+    pub fn set_budget_binds(&mut self, binds: bool) {
+        self.budget_binds = binds;
+    }
+
+    /// Counts the nodes searched since the last call against the budget.
+    pub fn flush_budget(&mut self) {
+        if let Some(budget) = self.budget {
+            budget.spend(self.nodes - self.spent);
+        }
+        self.spent = self.nodes;
     }
 
     /// Posts every give-back position this search makes to `ahead`, and takes the
@@ -732,14 +763,16 @@ impl<'a> Bounded<'a> {
         self.store(&node, Val::proven(len, pos.hand(self.attacker)), 0);
     }
 
-    /// The deadline of the following searches has passed.
+    /// The deadline of the following searches has passed, or the search was stopped:
+    /// either way there is no time for more.
     pub fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.stopped()
     }
 
-    /// The caller asked the search to stop.
+    /// The caller asked the search to stop, or its node budget is spent.
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+            || self.budget_binds && self.budget.is_some_and(NodeBudget::exhausted)
     }
 
     fn out_of_limits(&mut self) -> bool {
@@ -747,8 +780,9 @@ impl<'a> Bounded<'a> {
             return true;
         }
         if self.nodes & 1023 == 0 {
+            self.flush_budget();
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-            if late || self.stop.load(Ordering::Relaxed) || self.nodes >= self.node_limit {
+            if late || self.stopped() || self.nodes >= self.node_limit {
                 self.aborted = true;
             }
         }

@@ -90,7 +90,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
     }
 
     fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.b.stopped()
     }
 
     fn may_compare(&self) -> bool {

@@ -49,7 +49,7 @@ fn find_with(
     let mut list = MoveList::new();
     let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
     for (ply, &main) in line.iter().enumerate() {
-        if past_deadline() {
+        if past_deadline() || b.stopped() {
             return cooks;
         }
         if pos.side_to_move() == b.attacker {

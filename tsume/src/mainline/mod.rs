@@ -8,6 +8,7 @@
 //! replays it ([`verify`]) and looks for cooks ([`cooks`]) with the time left.
 
 mod bounded;
+mod budget;
 mod choose;
 mod cooks;
 mod futile;
@@ -21,6 +22,7 @@ mod tail;
 mod test_data;
 mod verify;
 
+pub(crate) use budget::NodeBudget;
 pub(crate) use cooks::Cooks;
 
 /// Phase timings, for tuning: `RUST_LOG=kanju_tsume=debug`.
@@ -44,8 +46,6 @@ pub(crate) struct MainLine {
     pub exact: bool,
     /// Alternative mates found along it, and how far the search for them got.
     pub cooks: Cooks,
-    /// Nodes the length-bounded searches took.
-    pub nodes: u64,
 }
 
 /// The df-pn table's part of a memory budget of `hash_mb` MiB: three quarters. The rest
@@ -92,6 +92,9 @@ pub(crate) struct Setup<'a> {
     /// The solver's df-pn, for that helper: under either futility rule what it leaves in
     /// the table settles the bounded search's nodes sooner.
     pub df_pn: MateSearch<'a>,
+    /// What the caller's node limit leaves the main line. The df-pn searches above count
+    /// their own nodes against it.
+    pub budget: &'a NodeBudget,
 }
 
 /// Turns the verified mate `upper` into the main line, within `deadline`. `None` when not
@@ -312,9 +315,11 @@ fn refine_here(
         spare_gap,
         threads: _,
         df_pn: _,
+        budget: node_budget,
     } = *setup;
     let started = Instant::now();
     let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
+    b.set_budget(node_budget);
     if let Some(a) = ahead {
         b.set_ahead(a);
     }
@@ -481,11 +486,15 @@ fn refine_here(
         b.undecided_futility
     );
     // 4. Nothing leaves unverified.
+    // A line found within the node budget is verified even when the budget is spent: its
+    // one search, the end's futile drops, is small, and without it the line is lost.
     b.set_limits(share(deadline, 0.95), Some(VERIFY_NODES));
+    b.set_budget_binds(false);
     if !verify::verify(&mut b, root, &line) {
         log::error!("kanju-tsume: main line failed verification: {line:?}");
         return None;
     }
+    b.set_budget_binds(true);
     // 5. Cooks with what is left, but never more than the line itself took.
     let spent = started.elapsed().max(Duration::from_secs(1));
     let cook_deadline = Some(deadline.map_or(Instant::now() + spent, |d| {
@@ -494,12 +503,7 @@ fn refine_here(
     dbg_line!("mainline: verified ({:?})", started.elapsed());
     let cooks = cooks::find(&mut b, root, &line, cook_deadline);
     dbg_line!("mainline: cooks done ({:?})", started.elapsed());
-    Some(MainLine {
-        line,
-        exact,
-        cooks,
-        nodes: b.nodes,
-    })
+    Some(MainLine { line, exact, cooks })
 }
 
 #[cfg(test)]
