@@ -13,6 +13,10 @@ use std::time::Instant;
 /// Nodes one alternative may cost before it is left undecided.
 const NODES_PER_ALTERNATIVE: u64 = 50_000;
 
+/// With no deadline, each round of searches for the alternatives still undecided gives
+/// each this many times the nodes of the round before.
+const ROUND_GROWTH: u64 = 8;
+
 /// What the search for cooks found along a line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Cooks {
@@ -27,13 +31,59 @@ pub(crate) struct Cooks {
 
 /// At each attacker node of `line` (which mates in exactly its length when `exact`),
 /// every other check that also mates within the plies the main move needed.
+///
+/// With no deadline (`go mate infinite`, `--time none`) the caller has asked for the whole
+/// answer, and a composer checking a problem wants every alternative settled: those the
+/// first pass leaves undecided are searched again with more nodes, round after round,
+/// until none is left or the search is stopped or its node budget spent.
 pub(crate) fn find(
     b: &mut Bounded,
     root: &Position,
     line: &[Move],
     deadline: Option<Instant>,
 ) -> Cooks {
-    find_with(b, root, line, deadline, NODES_PER_ALTERNATIVE)
+    let mut cooks = find_with(b, root, line, deadline, NODES_PER_ALTERNATIVE);
+    if deadline.is_none() {
+        settle(b, root, line, &mut cooks, NODES_PER_ALTERNATIVE);
+    }
+    cooks
+}
+
+/// Searches the undecided alternatives of `cooks` again, each round with `ROUND_GROWTH`
+/// times the nodes of the last (`nodes` being the first pass's), until none is left or
+/// the search is stopped. What a stop cuts stays undecided.
+fn settle(b: &mut Bounded, root: &Position, line: &[Move], cooks: &mut Cooks, mut nodes: u64) {
+    let mut positions = Vec::with_capacity(line.len());
+    let mut pos = root.clone();
+    for &m in line {
+        let next = pos.play(m);
+        positions.push(std::mem::replace(&mut pos, next));
+    }
+    while !cooks.undecided.is_empty() && !b.stopped() {
+        nodes = nodes.saturating_mul(ROUND_GROWTH);
+        let mut pending = std::mem::take(&mut cooks.undecided).into_iter();
+        while let Some(cook) = pending.next() {
+            b.set_limits(None, Some(nodes));
+            let left = (line.len() - cook.ply) as i32;
+            match b.within(&positions[cook.ply].play(cook.alternative), left - 1) {
+                Some(true) => cooks.found.push(cook),
+                Some(false) => {}
+                None => {
+                    cooks.undecided.push(cook);
+                    if b.stopped() {
+                        cooks.undecided.extend(pending);
+                        break;
+                    }
+                }
+            }
+        }
+        log::debug!(
+            "cooks: {} undecided after a round at {nodes} nodes each",
+            cooks.undecided.len()
+        );
+    }
+    // In the order of the line, as the first pass found them.
+    cooks.found.sort_by_key(|c| c.ply);
 }
 
 /// [`find`] with `nodes` for each alternative.
@@ -84,6 +134,7 @@ fn find_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mainline::budget::NodeBudget;
     use crate::mainline::test_data::no_hints;
     use kanju_engine::{Color, GenMode};
     use std::sync::atomic::AtomicBool;
@@ -98,19 +149,24 @@ mod tests {
     const ZUKO_77_LINE: &str = "N*6i 5i6i G*4h 5h4h 3i4h 5g5h G*6h 6g6h+ 7h6h 6i6h R*5g 5h6i \
                                 G*5i 6h5i 5g5i 6i6h G*6i 6h6g 5i5g";
 
-    fn search(sfen: &str, line: &str, nodes: u64, deadline: Option<Instant>) -> Cooks {
-        let pos = Position::from_sfen(sfen).unwrap();
-        let stop = AtomicBool::new(false);
-        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+    const HOUR: Duration = Duration::from_secs(3600);
+
+    fn parse_line(pos: &Position, line: &str) -> Vec<Move> {
         let mut at = pos.clone();
-        let line: Vec<Move> = line
-            .split_whitespace()
+        line.split_whitespace()
             .map(|m| {
                 let m = at.parse_usi_move(m).unwrap();
                 at = at.play(m);
                 m
             })
-            .collect();
+            .collect()
+    }
+
+    fn search(sfen: &str, line: &str, nodes: u64, deadline: Option<Instant>) -> Cooks {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+        let line = parse_line(&pos, line);
         find_with(&mut b, &pos, &line, deadline, nodes)
     }
 
@@ -135,6 +191,50 @@ mod tests {
             .iter()
             .all(|c| c.ply % 2 == 0 && c.alternative != c.main));
         assert_eq!(cooks.checked_plies, 19);
+    }
+
+    /// With no deadline the rounds go on until every alternative is settled: Zuko 77's
+    /// first pass leaves some of its first plies' alternatives undecided at 50,000 nodes.
+    #[test]
+    fn with_no_deadline_every_alternative_is_settled() {
+        let pos = Position::from_sfen(ZUKO_77).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+        let line = parse_line(&pos, ZUKO_77_LINE);
+        let first = find_with(&mut b, &pos, &line, Some(Instant::now() + HOUR), 50_000);
+        assert!(!first.undecided.is_empty());
+        let cooks = find(&mut b, &pos, &line, None);
+        assert!(cooks.undecided.is_empty(), "{:?}", cooks.undecided);
+        let found: Vec<(usize, String)> = cooks
+            .found
+            .iter()
+            .map(|c| (c.ply, c.alternative.to_usi()))
+            .collect();
+        let expected = [(16, "5i6i"), (16, "G*7h"), (18, "6i7h"), (18, "7d7h")];
+        let mut sorted = found.clone();
+        sorted.sort();
+        assert_eq!(sorted, expected.map(|(p, m)| (p, m.to_string())));
+        assert!(found.windows(2).all(|w| w[0].0 <= w[1].0), "in line order");
+        assert_eq!(cooks.checked_plies, 19);
+    }
+
+    /// A node budget spent in a round ends the rounds; what they did not settle stays
+    /// undecided rather than being dropped.
+    #[test]
+    fn a_spent_budget_ends_the_rounds_and_keeps_the_rest_undecided() {
+        let pos = Position::from_sfen(ZUKO_77).unwrap();
+        let stop = AtomicBool::new(false);
+        let budget = NodeBudget::new(Some(300_000));
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+        b.set_budget(&budget);
+        let line = parse_line(&pos, ZUKO_77_LINE);
+        let mut cooks = find_with(&mut b, &pos, &line, None, 1);
+        let before = cooks.undecided.len();
+        assert!(before > 4, "{cooks:?}");
+        settle(&mut b, &pos, &line, &mut cooks, 1);
+        assert!(budget.exhausted());
+        assert!(!cooks.undecided.is_empty());
+        assert!(cooks.undecided.len() + cooks.found.len() <= before);
     }
 
     #[test]

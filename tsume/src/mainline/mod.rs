@@ -495,11 +495,11 @@ fn refine_here(
         return None;
     }
     b.set_budget_binds(true);
-    // 5. Cooks with what is left, but never more than the line itself took.
+    // 5. Cooks with what is left, but never more than the line itself took. With no
+    //    deadline the caller asked for the whole answer: every alternative is settled.
     let spent = started.elapsed().max(Duration::from_secs(1));
-    let cook_deadline = Some(deadline.map_or(Instant::now() + spent, |d| {
-        share(Some(d), 0.9).unwrap_or(d).min(Instant::now() + spent)
-    }));
+    let cook_deadline =
+        deadline.map(|d| share(Some(d), 0.9).unwrap_or(d).min(Instant::now() + spent));
     dbg_line!("mainline: verified ({:?})", started.elapsed());
     let cooks = cooks::find(&mut b, root, &line, cook_deadline);
     dbg_line!("mainline: cooks done ({:?})", started.elapsed());
