@@ -228,7 +228,7 @@ pub(crate) fn solve(
     let nodes = nodes + pv_sh.nodes.load(Ordering::Relaxed);
     match line {
         Some(line) if pv::verify(pos, attacker, &line) => {
-            let mut announce = |line: &[Move]| {
+            let mut announce = |line: &[Move], nodes: u64| {
                 if !config.progress_interval.is_zero() {
                     let elapsed = start.elapsed();
                     progress(&Progress {
@@ -243,7 +243,7 @@ pub(crate) fn solve(
             };
             // A verified mate is news at once: a front end that must answer at its deadline
             // can then answer with it even if the refinement below runs to the end.
-            announce(&line);
+            announce(&line, nodes);
             // The composer's main line: exact length, 無駄合, 駒余り, 余詰 (mainline/). It
             // stops a little before the caller's deadline so the answer arrives within it.
             let deadline = limits
@@ -304,8 +304,18 @@ pub(crate) fn solve(
                 df_pn: &mate_search,
                 budget: &budget,
             };
+            // The main line can take minutes where the proof took seconds: a GUI that
+            // hears nothing meanwhile looks hung. So progress goes on, with the nodes the
+            // main line has spent and the verified line in hand.
+            let mut last_report = Instant::now();
+            let mut tick = || {
+                if last_report.elapsed() >= config.progress_interval {
+                    last_report = Instant::now();
+                    announce(&line, nodes + budget.used());
+                }
+            };
             let main = if config.main_line {
-                mainline::refine(pos, &line, deadline, &setup)
+                mainline::refine(pos, &line, deadline, &setup, &mut tick)
             } else {
                 None
             };
@@ -316,7 +326,7 @@ pub(crate) fn solve(
             // also where no line came of them.
             let nodes = nodes + budget.used();
             let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));
-            announce(&line);
+            announce(&line, nodes);
             Solution {
                 outcome: Outcome::Mate(line),
                 length_exact,

@@ -115,6 +115,31 @@ fn a_node_limit_holds_for_the_main_line_too() {
     assert!(sol.nodes < 6_000_000 + 10_000, "{} nodes", sol.nodes);
 }
 
+/// Progress goes on through the main line, which takes most of the time on many problems:
+/// Zuko 77 is proven in milliseconds and shown exact after seconds. Every report after the
+/// proof carries the verified mate, and its node count grows to the solution's.
+#[test]
+fn progress_is_reported_while_the_main_line_is_searched() {
+    let pos = problem("zukou-077");
+    let mut s = Solver::new(config(1));
+    let mut reports = Vec::new();
+    let sol = s.solve(
+        &pos,
+        &Limits::default(),
+        &AtomicBool::new(false),
+        &mut |p| {
+            if p.mate_len.is_some() {
+                assert!(!p.pv.is_empty());
+                reports.push(p.nodes);
+            }
+        },
+    );
+    assert!(sol.length_exact, "{:?}", sol.outcome);
+    assert!(reports.len() >= 5, "{reports:?}");
+    assert!(reports.windows(2).all(|w| w[0] <= w[1]), "{reports:?}");
+    assert_eq!(reports.last(), Some(&sol.nodes));
+}
+
 #[test]
 fn a_position_without_defender_king_is_not_applicable() {
     let pos = Position::from_sfen("9/9/9/9/4K4/9/9/9/9 b - 1").unwrap();

@@ -97,14 +97,19 @@ pub(crate) struct Setup<'a> {
     pub budget: &'a NodeBudget,
 }
 
+/// How often the caller's thread, waiting for the main line, wakes up to call its `tick`.
+const TICK: Duration = Duration::from_millis(5);
+
 /// Turns the verified mate `upper` into the main line, within `deadline`. `None` when not
 /// even an upper-bound line could be rebuilt and verified in time (the caller keeps
-/// `upper`).
+/// `upper`). The search runs on threads of its own; the caller's thread calls `tick`
+/// every few milliseconds meanwhile, so that it can report progress.
 pub(crate) fn refine(
     root: &Position,
     upper: &[Move],
     deadline: Option<Instant>,
     setup: &Setup,
+    tick: &mut dyn FnMut(),
 ) -> Option<MainLine> {
     let ahead =
         (setup.threads > 1).then(|| (setup.df_pn, give_back_ahead::GiveBackAhead::default()));
@@ -128,7 +133,13 @@ pub(crate) fn refine(
                 refine_here(root, upper, deadline, setup, ahead)
             })
             .ok()
-            .and_then(|h| h.join().ok().flatten());
+            .and_then(|h| {
+                while !h.is_finished() {
+                    std::thread::sleep(TICK);
+                    tick();
+                }
+                h.join().ok().flatten()
+            });
         // The helper stops once the main line is done, however it ended.
         if let Some(a) = ahead {
             a.stop();
