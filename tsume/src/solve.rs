@@ -290,6 +290,9 @@ pub(crate) fn solve(
                 budget.spend(s.nodes);
                 proved
             };
+            // The main line publishes each line it has verified (`on_line`).
+            let latest: Mutex<Option<Vec<Move>>> = Mutex::new(None);
+            let on_line = |l: &[Move]| *latest.lock() = Some(l.to_vec());
             let setup = mainline::Setup {
                 attacker,
                 check_mode: sh.check_mode,
@@ -303,6 +306,7 @@ pub(crate) fn solve(
                 threads: config.threads,
                 df_pn: &mate_search,
                 budget: &budget,
+                on_line: &on_line,
             };
             // The main line can take minutes where the proof took seconds: a GUI that
             // hears nothing meanwhile looks hung. So progress goes on, with the nodes the
@@ -311,7 +315,8 @@ pub(crate) fn solve(
             let mut tick = || {
                 if last_report.elapsed() >= config.progress_interval {
                     last_report = Instant::now();
-                    announce(&line, nodes + budget.used());
+                    let latest = latest.lock().clone();
+                    announce(latest.as_deref().unwrap_or(&line), nodes + budget.used());
                 }
             };
             let main = if config.main_line {

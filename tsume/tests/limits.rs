@@ -3,7 +3,9 @@
 mod support;
 
 use kanju_engine::Position;
-use kanju_tsume::{Config, Limits, Outcome, RootMode, Solver, UnknownReason};
+use kanju_tsume::{
+    Config, FutileRule, Limits, Outcome, RootMode, Solver, SpareRule, UnknownReason,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use support::jsonl;
@@ -138,6 +140,43 @@ fn progress_is_reported_while_the_main_line_is_searched() {
     assert!(reports.len() >= 5, "{reports:?}");
     assert!(reports.windows(2).all(|w| w[0] <= w[1]), "{reports:?}");
     assert_eq!(reports.last(), Some(&sol.nodes));
+}
+
+/// A verified main line is reported as soon as the main line has it, before the cook
+/// search that follows: a front end that must answer early answers with it, not with the
+/// df-pn proof's line. Muso 31 under the classical rules: the proof's line is 27 plies,
+/// the main line 17, and its cooks take seconds more.
+#[test]
+fn the_main_line_is_reported_before_the_cooks_are_searched() {
+    let pos = problem("musou-031");
+    let mut s = Solver::new(Config {
+        spare_rule: SpareRule::Classical,
+        futile_rule: FutileRule::AnyLength,
+        ..config(1)
+    });
+    let limits = Limits {
+        time: Some(Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let mut reports = Vec::new();
+    let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |p| {
+        if p.mate_len.is_some() {
+            reports.push((p.nodes, p.pv.clone()));
+        }
+    });
+    let Outcome::Mate(line) = &sol.outcome else {
+        panic!("{:?}", sol.outcome)
+    };
+    assert_eq!(line.len(), 17);
+    assert_ne!(reports[0].1.len(), 17, "the proof's line");
+    assert!(
+        reports.iter().any(|(n, pv)| pv == line && *n < sol.nodes),
+        "{:?}",
+        reports
+            .iter()
+            .map(|(n, pv)| (n, pv.len()))
+            .collect::<Vec<_>>()
+    );
 }
 
 #[test]

@@ -95,6 +95,10 @@ pub(crate) struct Setup<'a> {
     /// What the caller's node limit leaves the main line. The df-pn searches above count
     /// their own nodes against it.
     pub budget: &'a NodeBudget,
+    /// Hears of each line the main line has in hand and has verified, before the search
+    /// goes on: the caller's progress reports carry it, and a front end that must answer
+    /// before the main line is done answers with it.
+    pub on_line: &'a (dyn Fn(&[Move]) + Sync),
 }
 
 /// How often the caller's thread, waiting for the main line, wakes up to call its `tick`.
@@ -327,6 +331,7 @@ fn refine_here(
         threads: _,
         df_pn: _,
         budget: node_budget,
+        on_line,
     } = *setup;
     let started = Instant::now();
     let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
@@ -426,6 +431,14 @@ fn refine_here(
         line = shortened(&mut b, root, line, share(deadline, 0.5), started);
     }
     let walked = line.clone();
+    // The exactness proof below may take long, and may never finish: the walked line is
+    // what a stop should answer with meanwhile.
+    b.set_limits(None, Some(VERIFY_NODES));
+    b.set_budget_binds(false);
+    if verify::verify(&mut b, root, &line) {
+        on_line(&line);
+    }
+    b.set_budget_binds(true);
 
     // 3. The full disproof of a shorter mate, with what is left. A shorter mate found on
     //    the way lowers the bound and the search goes on, so with no deadline (`go mate
@@ -506,6 +519,7 @@ fn refine_here(
         return None;
     }
     b.set_budget_binds(true);
+    on_line(&line);
     // 5. Cooks with what is left, but never more than the line itself took. With no
     //    deadline the caller asked for the whole answer: every alternative is settled.
     let spent = started.elapsed().max(Duration::from_secs(1));
