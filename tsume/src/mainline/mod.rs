@@ -433,7 +433,7 @@ fn refine_here(
     let walked = line.clone();
     // The exactness proof below may take long, and may never finish: the walked line is
     // what a stop should answer with meanwhile.
-    b.set_limits(None, Some(VERIFY_NODES));
+    b.set_limits(deadline, Some(VERIFY_NODES));
     b.set_budget_binds(false);
     if verify::verify(&mut b, root, &line) {
         on_line(&line);
