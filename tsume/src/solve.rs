@@ -3,7 +3,7 @@
 
 use crate::busy::Busy;
 use crate::dfpn::{Searcher, Shared};
-use crate::mainline::{Hint, HintSource, MateSearch};
+use crate::mainline::{Hint, HintSource, MateSearch, NodeBudget};
 use crate::node::NO_DEP;
 use crate::path::PathSet;
 use crate::table::Table;
@@ -106,6 +106,29 @@ fn follow_up<'a>(sh: &Shared<'a>, node_limit: u64, deadline: Option<Instant>) ->
         max_depth: PathSet::CAPACITY as u16 - 4,
         busy: None,
     }
+}
+
+/// Runs `f` on a one-thread follow-up searcher with `nodes`, or what `budget` has left if
+/// that is less, and counts its nodes against `budget`. `None` when nothing is left.
+fn budgeted<R>(
+    sh: &Shared,
+    budget: &NodeBudget,
+    nodes: u64,
+    deadline: Option<Instant>,
+    f: impl FnOnce(&mut Searcher) -> R,
+) -> Option<R> {
+    let nodes = nodes.min(budget.left());
+    if nodes == 0 {
+        return None;
+    }
+    let sh = follow_up(sh, nodes, deadline);
+    // Declared after the `sh` it borrows, the searcher drops first, handing its scratch
+    // back.
+    let mut s = Searcher::new(&sh, 0);
+    let r = f(&mut s);
+    // The searcher's own count: the shared one lags by what it has not flushed.
+    budget.spend(s.nodes);
+    Some(r)
 }
 
 /// Solves `pos`. See [`crate::Solver::solve`].
@@ -256,17 +279,9 @@ pub(crate) fn solve(
             // and the line's extraction left, and these searches count against it. Its
             // nodes count in the solution's: a user reads nodes per second off the total
             // time.
-            let budget = mainline::NodeBudget::new(limits.nodes.map(|n| n.saturating_sub(nodes)));
+            let budget = NodeBudget::new(limits.nodes.map(|n| n.saturating_sub(nodes)));
             let mate_search = |p: &Position, deadline: Option<Instant>, nodes: u64| {
-                let nodes = nodes.min(budget.left());
-                if nodes == 0 {
-                    return None;
-                }
-                let sh = follow_up(&sh, nodes, deadline);
-                let mut s = Searcher::new(&sh, 0);
-                let r = s.search_root(p);
-                // The searcher's own count: the shared one lags by what it has not flushed.
-                budget.spend(s.nodes);
+                let r = budgeted(&sh, &budget, nodes, deadline, |s| s.search_root(p))?;
                 if r.pn == 0 {
                     Some(true)
                 } else if r.dn == 0 && r.rep_dep == NO_DEP {
@@ -278,17 +293,8 @@ pub(crate) fn solve(
             // The main line's walk of the df-pn proof meets nodes whose proof the table
             // lost: they are proved again from their children, storing new child proofs.
             let reprove = |p: &Position, deadline: Option<Instant>, nodes: u64| {
-                let nodes = nodes.min(budget.left());
-                if nodes == 0 {
-                    return false;
-                }
-                let sh = follow_up(&sh, nodes, deadline);
-                // Declared after the `sh` it borrows, the searcher drops first, handing its
-                // scratch back.
-                let mut s = Searcher::new(&sh, 0);
-                let proved = s.search_again(p).pn == 0;
-                budget.spend(s.nodes);
-                proved
+                budgeted(&sh, &budget, nodes, deadline, |s| s.search_again(p).pn == 0)
+                    .unwrap_or(false)
             };
             // The main line publishes each line it has verified (`on_line`).
             let latest: Mutex<Option<Vec<Move>>> = Mutex::new(None);
@@ -313,7 +319,9 @@ pub(crate) fn solve(
             // main line has spent and the verified line in hand.
             let mut last_report = Instant::now();
             let mut tick = || {
-                if last_report.elapsed() >= config.progress_interval {
+                if !config.progress_interval.is_zero()
+                    && last_report.elapsed() >= config.progress_interval
+                {
                     last_report = Instant::now();
                     let latest = latest.lock().clone();
                     announce(latest.as_deref().unwrap_or(&line), nodes + budget.used());

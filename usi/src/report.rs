@@ -119,12 +119,11 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
                     c.main
                 ));
             }
-            if let Some(more) = sol.cooks_undecided.len().checked_sub(UNDECIDED_LISTED) {
-                if more > 0 {
-                    out.push(format!(
-                        "info string cook check: {more} more alternatives were not settled"
-                    ));
-                }
+            let more = sol.cooks_undecided.len().saturating_sub(UNDECIDED_LISTED);
+            if more > 0 {
+                out.push(format!(
+                    "info string cook check: {more} more alternatives were not settled"
+                ));
             }
             match sol.cooks_checked_plies {
                 n if n >= pv.len() => {}

@@ -393,7 +393,7 @@ impl<'a> Bounded<'a> {
     }
 
     /// Counts the nodes searched since the last call against the budget.
-    pub fn flush_budget(&mut self) {
+    fn flush_budget(&mut self) {
         if let Some(budget) = self.budget {
             budget.spend(self.nodes - self.spent);
         }

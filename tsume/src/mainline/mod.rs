@@ -276,8 +276,7 @@ fn step_down(
                 && allowance.is_some()
                 && leans_to_mate
                 && doublings < MAX_DOUBLINGS
-                && !b.past_deadline()
-                && !b.stopped();
+                && !b.past_deadline();
             if !go_on {
                 break v;
             }
@@ -372,9 +371,7 @@ fn refine_here(
         b.set_limits(share(deadline, 0.6), Some(budget));
         match b.within(root, n) {
             Some(true) => break b.proven_len(root).unwrap_or(n),
-            None if b.past_deadline() || stop.load(std::sync::atomic::Ordering::Relaxed) => {
-                return None
-            }
+            None if b.past_deadline() => return None,
             Some(false) | None => {
                 n += (n / 2 + 8) & !1;
                 budget = budget.saturating_mul(2);
