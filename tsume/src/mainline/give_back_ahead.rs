@@ -32,7 +32,8 @@
 //! (Strict, SameLength) the same sixteen Edo problems as in `docs/performance.md`, two
 //! threads, took 85.6 s with the helper against 117.8 s without (medians of two runs).
 
-use super::bounded::{KeyHasher, MateSearch};
+use super::bounded::KeyHasher;
+use super::solver::MateSearch;
 use kanju_engine::Position;
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashMap, VecDeque};

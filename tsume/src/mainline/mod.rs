@@ -17,6 +17,7 @@ mod key_map;
 mod known;
 mod seed;
 mod shortcut;
+mod solver;
 mod tail;
 #[cfg(test)]
 mod test_data;
@@ -32,9 +33,10 @@ macro_rules! dbg_line {
     };
 }
 use crate::threads;
-use bounded::{Bounded, Reprove};
-pub(crate) use bounded::{Hint, HintSource, Hints, MateSearch};
+use bounded::Bounded;
 use kanju_engine::{Color, GenMode, Move, Position};
+use solver::Reprove;
+pub(crate) use solver::{Hint, HintSource, Hints, MateSearch};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -9,7 +9,8 @@
 //! length is recorded in the bounded search's table as a proof, so the searches that
 //! follow start from the whole tree instead of rebuilding it.
 
-use super::bounded::{Bounded, Hint, Reprove};
+use super::bounded::Bounded;
+use super::solver::{Hint, Reprove};
 use kanju_engine::{GenMode, MoveList, Position};
 use std::collections::HashSet;
 use std::time::Instant;

@@ -1,6 +1,6 @@
 //! Problems from the shared problem files, and empty hints, for the main-line tests.
 
-use super::bounded::Hint;
+use super::solver::Hint;
 use kanju_engine::{Move, Position};
 
 /// Hints from a df-pn table that knows nothing.

@@ -1,0 +1,483 @@
+//! A length-bounded df-pn: "is there a mate within `n` plies under tsume rules?"
+//!
+//! Nodes are (position, bound). Every child has a smaller bound, except the futility test
+//! of an interposing drop (see [`super::futile`]), which moves the checker strictly closer
+//! to the king; so the search graph is acyclic and needs no repetition handling, and
+//! every stored result holds whatever path led to it. Results are kept per position as
+//! the shortest proven length and the largest disproven bound: a proof within `n` holds
+//! for every larger bound, a disproof for every smaller one.
+//!
+//! The search loop is here ([`Bounded::prove`]); a node's children and its settled value
+//! are in `expand`, the tables in `tables`, and the futility tests' give-back positions
+//! in `give_back`.
+
+use super::budget::NodeBudget;
+use super::give_back_ahead::GiveBackAhead;
+use super::key_map::KeyMap;
+use super::known::KnownSet;
+use super::solver::{Hint, Hints, MateSearch};
+use kanju_engine::{Color, GenMode, Hand, Position, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+mod expand;
+mod give_back;
+mod tables;
+
+use expand::KidLists;
+pub(crate) use give_back::GIVE_BACK_NODES;
+pub(crate) use tables::KeyHasher;
+use tables::{Map, Work};
+
+/// Proof and disproof numbers saturate here.
+pub(crate) const INF: u32 = 1 << 30;
+/// Nodes with at most this many plies left are searched until they are settled, whatever
+/// their thresholds. Their trees are small, and under thresholds they came back again and
+/// again: on Zuko 77 nine visits in ten to a node with 1 to 5 plies left ended unsettled,
+/// each paying for a fresh expansion. Sixteen Edo problems' whole solves took 114.8 s at
+/// 3, 133.3 s at 4 and 163.9 s at 5 (session 29, `docs/performance.md`).
+const SETTLED_HERE: i32 = 3;
+/// A bound no mate needs: "disproven at NEVER" means no mate at any length.
+pub(crate) const NEVER: i32 = 1 << 24;
+
+/// What one node asks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    /// Attacker to move: some check mates within the bound.
+    Or,
+    /// Defender to move, in check: every reply that is not a futile drop is mated within
+    /// the bound less one.
+    And,
+    /// Attacker to move right after the defender dropped a piece on `s` against the check
+    /// from `checker`, `n` being the defender node's bound: either the interposition is
+    /// futile (the checker takes it and, the piece given back, the defender is mated; a
+    /// mate within `m`, the length against the other replies, is the search's own test,
+    /// the rest is `give_back_settled`'s) or it is mated normally within
+    /// `n - 1`.
+    Interpose { s: Square, checker: Square, m: i32 },
+}
+
+/// A node: a position and the plies left (for `Interpose`, the defender node's bound).
+#[derive(Clone)]
+pub(crate) struct Node {
+    pub pos: Position,
+    pub kind: Kind,
+    pub n: i32,
+}
+
+/// `n` rounded down to the parity a node of `kind` can use.
+fn rounded(kind: Kind, n: i32) -> i32 {
+    match kind {
+        Kind::Or if n % 2 == 0 => n - 1,
+        Kind::And if n % 2 != 0 => n - 1,
+        _ => n,
+    }
+}
+
+impl Node {
+    /// A node with the bound rounded to the parity its side can use.
+    pub fn new(pos: Position, kind: Kind, n: i32) -> Node {
+        Node {
+            n: rounded(kind, n),
+            pos,
+            kind,
+        }
+    }
+}
+
+/// One child's standing.
+#[derive(Clone, Copy, Default)]
+struct Val {
+    pn: u32,
+    dn: u32,
+    /// Proven: the length; disproven: the bound.
+    len: i32,
+    /// Proven: the proof pieces; disproven: the disproof pieces; otherwise unused.
+    hand: Hand,
+}
+
+impl Val {
+    fn proven(len: i32, hand: Hand) -> Val {
+        Val {
+            pn: 0,
+            dn: INF,
+            len,
+            hand,
+        }
+    }
+
+    fn disproven(len: i32, hand: Hand) -> Val {
+        Val {
+            pn: INF,
+            dn: 0,
+            len,
+            hand,
+        }
+    }
+
+    fn open(pn: u32, dn: u32) -> Val {
+        Val {
+            pn,
+            dn,
+            len: 0,
+            hand: Hand::EMPTY,
+        }
+    }
+}
+
+/// The searcher and its tables, kept across searches of one problem.
+pub(crate) struct Bounded<'a> {
+    pub attacker: Color,
+    pub check_mode: GenMode,
+    known: KeyMap<KnownSet>,
+    work: KeyMap<Work>,
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    hints: Hints<'a>,
+    /// Decides futility tests at any length; without it they ask for a mate within the
+    /// length of the other replies.
+    mate_search: Option<MateSearch<'a>>,
+    /// Verdicts on give-back positions, by full key (hands included).
+    give_back: Map<Option<bool>>,
+    /// Futility tests the mate search left undecided, for the debug log: those drops
+    /// counted as effective (docs/rules.md).
+    pub undecided_futility: u64,
+    /// Entries each shard of a table may hold before garbage is collected in it (each
+    /// table has half the memory budget).
+    work_cap: usize,
+    known_cap: usize,
+    /// The current search ran out of time, nodes or was stopped.
+    pub aborted: bool,
+    /// The root's proof and disproof numbers when the last search ran out of its limits.
+    pub last_open: Option<(u32, u32)>,
+    /// Lists for the nodes the search enters, one set per level of its recursion.
+    spare_lists: Vec<KidLists>,
+    /// A helper thread searching give-back positions ahead of the futility tests.
+    ahead: Option<&'a GiveBackAhead>,
+    /// The main line's share of the caller's node limit, how much of `nodes` has been
+    /// counted against it, and whether the search stops when it is spent.
+    budget: Option<&'a NodeBudget>,
+    spent: u64,
+    budget_binds: bool,
+}
+
+impl Drop for Bounded<'_> {
+    /// Frees the tables on another thread: tens of millions of entries take seconds to
+    /// free, and the caller is waiting for the line. The last nodes go to the budget,
+    /// which is where the solution's node count comes from.
+    fn drop(&mut self) {
+        self.flush_budget();
+        let known = std::mem::take(&mut self.known);
+        let work = std::mem::take(&mut self.work);
+        if known.len() + work.len() > 100_000 {
+            std::thread::spawn(move || drop((known, work)));
+        }
+    }
+}
+
+impl<'a> Bounded<'a> {
+    pub fn new(
+        attacker: Color,
+        check_mode: GenMode,
+        stop: &'a AtomicBool,
+        hints: Hints<'a>,
+        memory_bytes: usize,
+    ) -> Bounded<'a> {
+        let known = KeyMap::with_budget(memory_bytes / 2);
+        let work = KeyMap::with_budget(memory_bytes / 2);
+        Bounded {
+            attacker,
+            check_mode,
+            known_cap: known.shard_capacity(),
+            work_cap: work.shard_capacity(),
+            known,
+            work,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop,
+            hints,
+            mate_search: None,
+            give_back: Map::default(),
+            undecided_futility: 0,
+            aborted: false,
+            last_open: None,
+            spare_lists: Vec::new(),
+            ahead: None,
+            budget: None,
+            spent: 0,
+            budget_binds: true,
+        }
+    }
+
+    /// Counts this search's nodes against `budget` from now on; once it is spent the
+    /// search stops as if the caller had stopped it.
+    pub fn set_budget(&mut self, budget: &'a NodeBudget) {
+        self.flush_budget();
+        self.budget = Some(budget);
+    }
+
+    /// Whether a spent budget stops the search. Its nodes are counted either way.
+    pub fn set_budget_binds(&mut self, binds: bool) {
+        self.budget_binds = binds;
+    }
+
+    /// Counts the nodes searched since the last call against the budget.
+    fn flush_budget(&mut self) {
+        if let Some(budget) = self.budget {
+            budget.spend(self.nodes - self.spent);
+        }
+        self.spent = self.nodes;
+    }
+
+    /// Posts every give-back position this search makes to `ahead`, and takes the
+    /// verdicts it has reached (see [`super::give_back_ahead`]).
+    pub fn set_ahead(&mut self, ahead: &'a GiveBackAhead) {
+        self.ahead = Some(ahead);
+    }
+
+    /// Decides futility tests with `search` (see [`super::futile`]).
+    pub fn set_mate_search(&mut self, search: MateSearch<'a>) {
+        self.mate_search = Some(search);
+    }
+
+    /// Sets the limits of the following searches.
+    pub fn set_limits(&mut self, deadline: Option<Instant>, nodes: Option<u64>) {
+        self.deadline = deadline;
+        self.node_limit = nodes.map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+    }
+
+    /// Proves or disproves `node`: `Some(true)` mate within the bound, `Some(false)` none,
+    /// `None` when the limits ran out first.
+    pub fn prove(&mut self, node: &Node) -> Option<bool> {
+        self.aborted = false;
+        self.last_open = None;
+        loop {
+            let v = self.mid(node, INF, INF);
+            if v.pn == 0 {
+                return Some(true);
+            }
+            if v.dn == 0 {
+                return Some(false);
+            }
+            if self.aborted {
+                self.last_open = Some((v.pn, v.dn));
+                return None;
+            }
+        }
+    }
+
+    /// Mate within `n` from `pos` (defender or attacker to move), with limits.
+    pub fn within(&mut self, pos: &Position, n: i32) -> Option<bool> {
+        let kind = self.kind_of(pos);
+        self.prove(&Node::new(pos.clone(), kind, n))
+    }
+
+    /// `Or` if the attacker is to move, else `And`.
+    pub fn kind_of(&self, pos: &Position) -> Kind {
+        if pos.side_to_move() == self.attacker {
+            Kind::Or
+        } else {
+            Kind::And
+        }
+    }
+
+    /// The df-pn table's verdict on `pos`.
+    pub fn hint(&self, pos: &Position) -> Hint {
+        self.hints.hint(pos)
+    }
+
+    /// The deadline of the following searches has passed, or the search was stopped:
+    /// either way there is no time for more.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.stopped()
+    }
+
+    /// The caller asked the search to stop, or its node budget is spent.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.budget_binds && self.budget.is_some_and(NodeBudget::exhausted)
+    }
+
+    fn out_of_limits(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.flush_budget();
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || self.stopped() || self.nodes >= self.node_limit {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    fn mid(&mut self, node: &Node, th_pn: u32, th_dn: u32) -> Val {
+        let mut lists = self.spare_lists.pop().unwrap_or_default();
+        let v = self.mid_with(node, th_pn, th_dn, &mut lists);
+        lists.clear();
+        self.spare_lists.push(lists);
+        v
+    }
+
+    /// [`Self::mid`] with `lists` to hold the node's children and their values.
+    fn mid_with(&mut self, node: &Node, th_pn: u32, th_dn: u32, lists: &mut KidLists) -> Val {
+        self.nodes += 1;
+        let start = self.nodes;
+        let spot = self.spot(node);
+        let cur = self
+            .stored(&spot)
+            .unwrap_or_else(|| self.initial(&spot, || node.pos.clone()));
+        if cur.pn == 0 || cur.dn == 0 {
+            return cur;
+        }
+        if self.out_of_limits() {
+            return cur;
+        }
+        // A node this close to the leaves is settled on its first visit (see `SETTLED_HERE`).
+        let (th_pn, th_dn) = if node.n <= SETTLED_HERE {
+            (INF, INF)
+        } else {
+            (th_pn, th_dn)
+        };
+        let KidLists {
+            kids,
+            initial,
+            vals,
+        } = lists;
+        if let Err(v) = self.expand(node, kids) {
+            self.store(node, v, 1);
+            return v;
+        }
+        let or_like = !matches!(node.kind, Kind::And);
+        // Every child is looked up below: start all their cache misses now.
+        for k in kids.iter() {
+            self.prefetch(&k.spot);
+            if Self::takes_hint(&k.spot) {
+                self.hints.prefetch(k.spot.board_key);
+            }
+        }
+        let n_real = kids
+            .iter()
+            .filter(|k| !matches!(k.spot.kind, Kind::Interpose { .. }))
+            .count();
+        initial.resize(kids.len(), None);
+        // Children's values are looked up once and then follow what their searches return:
+        // re-probing every child on every iteration cost more than all else (a sibling
+        // settled meanwhile through a transposition is seen when it is searched).
+        for (k, init) in kids[..n_real].iter().zip(initial.iter_mut()) {
+            let v = match k.given_back.as_deref() {
+                Some(q) => {
+                    let v = self.give_back_initial(q, &k.spot);
+                    let v = v.unwrap_or_else(|| self.lookup_child(&node.pos, k, init));
+                    self.give_back_settled(q, &k.spot, v)
+                }
+                None => self.lookup_child(&node.pos, k, init),
+            };
+            vals.push(v);
+        }
+        let mut futility_bound = None;
+        loop {
+            if n_real < kids.len() {
+                // The futility bound: the length against the real defences, once known.
+                let real = &vals[..n_real];
+                let m = if real.iter().all(|v| v.pn == 0) {
+                    real.iter().map(|v| v.len + 1).max().unwrap_or(0)
+                } else {
+                    node.n
+                };
+                if futility_bound != Some(m) {
+                    futility_bound = Some(m);
+                    vals.truncate(n_real);
+                    for (k, init) in kids[n_real..].iter_mut().zip(initial[n_real..].iter_mut()) {
+                        if let Kind::Interpose { m: km, .. } = &mut k.spot.kind {
+                            *km = m;
+                        }
+                        vals.push(self.lookup_child(&node.pos, k, init));
+                    }
+                }
+            }
+            let (mut pn, mut dn) = if or_like { (INF, 0u32) } else { (0u32, INF) };
+            let mut best = 0usize;
+            let mut second = INF;
+            for (i, v) in vals.iter().enumerate() {
+                if or_like {
+                    dn = (dn + v.dn).min(INF);
+                    if v.pn < pn {
+                        second = pn;
+                        pn = v.pn;
+                        best = i;
+                    } else if v.pn < second {
+                        second = v.pn;
+                    }
+                } else {
+                    pn = (pn + v.pn).min(INF);
+                    if v.dn < dn {
+                        second = dn;
+                        dn = v.dn;
+                        best = i;
+                    } else if v.dn < second {
+                        second = v.dn;
+                    }
+                }
+            }
+            if pn == 0 || dn == 0 {
+                let v = self.resolved(node, kids, vals, best);
+                self.store(node, v, self.nodes - start + 1);
+                return v;
+            }
+            if pn >= th_pn || dn >= th_dn || self.aborted {
+                let v = Val::open(pn, dn);
+                self.store(node, v, self.nodes - start + 1);
+                return v;
+            }
+            let (cpn, cdn) = if or_like {
+                let cpn = th_pn.min(second.saturating_add(1).max(second + second / 4));
+                let cdn = th_dn - dn + vals[best].dn;
+                (cpn, cdn)
+            } else {
+                let cdn = th_dn.min(second.saturating_add(1).max(second + second / 4));
+                let cpn = th_pn - pn + vals[best].pn;
+                (cpn, cdn)
+            };
+            let child = kids[best].node(&node.pos);
+            vals[best] = self.mid(&child, cpn.min(INF), cdn.min(INF));
+            if let Some(q) = kids[best].given_back.as_deref() {
+                vals[best] = self.give_back_settled(q, &kids[best].spot, vals[best]);
+            }
+            // Aborted, the loop goes round once more to return the value with the child's
+            // latest: in a forced line every node passes its child unlimited thresholds,
+            // so what it held before the child's search says nothing of the frontier, and
+            // `last_open` steers the steps down (MATE_LEAN).
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_hints(_: &Position) -> Hint {
+        Hint::Unknown
+    }
+
+    #[test]
+    fn a_proof_stores_its_proof_pieces() {
+        // G*5b mates, guarded by the pawn on 5c: the silver in hand plays no part.
+        let with_silver =
+            Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b GS2r2b3g3s4n4l17p 1").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 20);
+        assert_eq!(b.within(&with_silver, 1), Some(true));
+        // So the same board with the gold alone is known mated in 1 without a search,
+        let gold_only = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        assert_eq!(b.proven_len(&gold_only), Some(1));
+        // but not without the gold.
+        let silver_only =
+            Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b S2r2b4g3s4n4l17p 1").unwrap();
+        assert_eq!(b.proven_len(&silver_only), None);
+    }
+}
