@@ -10,27 +10,29 @@
 //! the cycle closes (a mate from there would never need to pass through it again). A
 //! dominated repetition (the same board with no more attacker pieces in hand) is treated the
 //! same way; see [`crate::path`].
+//!
+//! The search loop is here ([`Searcher::search`]); a node's expansion, with its children's
+//! estimates, table lookups and SNDA's source detection, is in `expand`, and what a
+//! settled node returns and stores (proof and disproof pieces, lengths) in `results`.
 
 use crate::busy::Busy;
 use crate::churn::{self, Churn};
-use crate::delayed::{link_delayed, reveal_chain, reveal_settled};
+use crate::delayed::reveal_chain;
 use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
-use crate::initial;
-use crate::leaf_cache::{Leaf, LeafCache};
-use crate::node::{avoid_busy, summarize, Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
+use crate::leaf_cache::LeafCache;
+use crate::node::{avoid_busy, summarize, Child, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
 use crate::path::PathSet;
-use crate::proof_hand::{
-    and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
-};
-use crate::table::{Store, Table};
+use crate::proof_hand::{and_proof_drop_rule, disproof_ceiling};
+use crate::table::Table;
 use crate::UnknownReason;
-use kanju_engine::{Color, GenMode, Hand, Move, MoveList, Position};
+use kanju_engine::{Color, GenMode, Hand, Move, Position};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// How far the SNDA walk follows parent pointers before giving up.
-const SNDA_WALK: usize = 24;
+mod expand;
+mod results;
+
 /// Nodes between polls of the stop conditions.
 const POLL: u64 = 256;
 
@@ -514,302 +516,6 @@ impl<'a> Searcher<'a> {
         } else {
             (rest(th_pn, s.pn, c.pn), th_dn.min(second))
         }
-    }
-
-    /// Generates the node's moves and looks every child up.
-    fn expand(&mut self, pos: &Position, depth: u16, or_node: bool, key: u64, hand: Hand) {
-        let sh = self.sh;
-        let attacker = sh.attacker;
-        // A local list: it is left uninitialised, whereas moving a 2 KiB list in and out
-        // of `self` cost a memcpy each way on every expansion.
-        let mut moves = MoveList::new();
-        if or_node {
-            pos.checks(sh.check_mode, &mut moves);
-        } else if pos.in_check() {
-            pos.evasions(GenMode::All, &mut moves);
-        } else {
-            pos.legal_moves_with(GenMode::All, &mut moves);
-        }
-        let start = self.scratch.children.len();
-        let mut any_drop = false;
-        let mut any_promotion = false;
-        // Pass 1: keys, repetitions and estimates; prefetch every cluster so that the
-        // probes of pass 2 overlap their cache misses.
-        for &m in moves.as_slice() {
-            let ckey = sh.key_after(pos, m);
-            let chand = pos.hand_after(attacker, m);
-            sh.table.prefetch(ckey);
-            self.scratch.leaves.prefetch(ckey, chand);
-            let mut c = Child::new(ckey, m, chand);
-            if let Some(d) = self.scratch.path.repetition(ckey, chand) {
-                // Repetition, exact or dominated: lost for the attacker, on this path.
-                c.pn = INF;
-                c.dn = 0;
-                c.rep_dep = d;
-            } else {
-                (c.pn, c.dn) = initial::estimate(pos, m, or_node);
-            }
-            any_drop |= m.is_drop();
-            any_promotion |= m.is_promotion();
-            self.scratch.children.push(c);
-        }
-        let delayed = !or_node && (any_drop || any_promotion);
-        if delayed {
-            link_delayed(pos, &mut self.scratch.children[start..]);
-        }
-        // A churning path makes every new defender node dearer (see `churn`).
-        let churn = self.scratch.frames[depth as usize - 1].churn.penalty();
-        // Pass 2: the table.
-        for i in start..self.scratch.children.len() {
-            let mut c = self.scratch.children[i];
-            if c.rep_dep != NO_DEP {
-                continue;
-            }
-            let m = c.mv;
-            let p = sh.table.probe(c.key, c.hand, c.pn, c.dn);
-            c.pn = p.pn;
-            c.dn = p.dn;
-            if p.pn == 0 || p.dn == 0 {
-                c.res_hand = p.hand;
-            }
-            c.len = p.len;
-            c.md = p.md;
-            c.amount = p.amount;
-            c.snda = p.snda;
-            if !p.found {
-                c.flags |= NEW;
-                if or_node {
-                    // df-pn+: a check is about as hard to follow up as the defender has
-                    // replies (drops on one square count once: they are chained). No reply
-                    // at all is mate.
-                    if let Some(Leaf::Evasions(pn)) = self.scratch.leaves.get(c.key, c.hand) {
-                        c.pn = pn + churn;
-                    } else {
-                        let cpos = pos.play(m);
-                        let mut ev = MoveList::new();
-                        cpos.evasions(GenMode::All, &mut ev);
-                        if ev.is_empty() {
-                            c.pn = 0;
-                            c.dn = INF;
-                            c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
-                            c.len = 0;
-                        } else {
-                            let pn = initial::evasion_estimate(ev.as_slice());
-                            self.scratch.leaves.put(c.key, c.hand, Leaf::Evasions(pn));
-                            c.pn = pn + churn;
-                        }
-                    }
-                }
-                if !or_node && c.flags & HIDDEN == 0 && depth + 1 < sh.max_depth {
-                    // A new attacker node: the mate in one is cheap and settles many. A
-                    // held-back one is tested when it is entered, and one at the length
-                    // limit is not: its mate would be longer than the limit.
-                    c.flags |= MATE1_TESTED;
-                    if self.scratch.leaves.get(c.key, c.hand) != Some(Leaf::NoMate1) {
-                        let cpos = pos.play(m);
-                        if let Some(mm) = cpos.mate_in_1() {
-                            let r = self.mate1_result(&cpos, mm);
-                            c.pn = 0;
-                            c.dn = INF;
-                            c.res_hand = r.hand;
-                            c.len = r.len;
-                            c.amount = 1;
-                            let s = Store {
-                                pn: 0,
-                                dn: INF,
-                                hand: r.hand,
-                                len: r.len,
-                                md: depth + 1,
-                                amount: 1,
-                                parent_key: key,
-                                parent_hand: hand,
-                                parent_move: m,
-                                snda: [0; SNDA_MOVES],
-                            };
-                            sh.table.store(c.key, &s);
-                        } else {
-                            self.scratch.leaves.put(c.key, c.hand, Leaf::NoMate1);
-                        }
-                    }
-                }
-            } else if p.parent_key != 0
-                && !c.is_terminal()
-                && (p.parent_key != key || p.parent_hand != hand)
-            {
-                self.detect_source(p.parent_key, p.parent_hand, p.parent_move, depth, m);
-            }
-            self.scratch.children[i] = c;
-        }
-        if delayed {
-            reveal_settled(&mut self.scratch.children[start..]);
-        }
-    }
-
-    /// SNDA: the child just probed was first reached from another parent. Follow parent
-    /// pointers up the table; if they meet the current path, the node where they meet is
-    /// a source whose two moves lead to the same descendant.
-    fn detect_source(&mut self, mut pk: u64, mut ph: Hand, mut pm: u16, depth: u16, current: Move) {
-        for _ in 0..SNDA_WALK {
-            if let Some(d) = self.scratch.path.depth_of(pk, ph) {
-                let via = if d == depth {
-                    current
-                } else {
-                    self.scratch.frames[d as usize].mv
-                };
-                if via.bits() != pm && pm != 0 {
-                    let f = &mut self.scratch.frames[d as usize];
-                    add_move(&mut f.snda, via.bits());
-                    add_move(&mut f.snda, pm);
-                }
-                return;
-            }
-            match self.sh.table.parent_of(pk, ph) {
-                Some((k, h, m)) => {
-                    pk = k;
-                    ph = h;
-                    pm = m;
-                }
-                None => return,
-            }
-        }
-    }
-
-    /// The result of an attacker node with a mate in one by `m`.
-    fn mate1_result(&self, pos: &Position, m: Move) -> Res {
-        let after = pos.play(m);
-        let p_and = and_proof_drop_rule(&after, self.sh.attacker, Hand::EMPTY);
-        let p = or_proof(p_and, m, captured_kind(pos, m));
-        let p = if pos.hand(self.sh.attacker).dominates(p) {
-            p
-        } else {
-            pos.hand(self.sh.attacker)
-        };
-        Res {
-            pn: 0,
-            dn: INF,
-            hand: p,
-            len: 1,
-            rep_dep: NO_DEP,
-            amount: 1,
-        }
-    }
-
-    fn proof_of(&self, pos: &Position, or_node: bool, start: usize, end: usize, r: &mut Res) {
-        let cs = &self.scratch.children[start..end];
-        let actual = r.hand;
-        if or_node {
-            // The shortest proven mate among the children.
-            let c = cs
-                .iter()
-                .filter(|c| c.pn == 0)
-                .min_by_key(|c| c.len)
-                .expect("a proven child");
-            r.hand = or_proof(c.res_hand, c.mv, captured_kind(pos, c.mv));
-            r.len = c.len.saturating_add(1);
-        } else {
-            let mut p = Hand::EMPTY;
-            let mut len = 0u16;
-            for c in cs {
-                p = p.max(c.res_hand);
-                len = len.max(c.len);
-            }
-            r.hand = and_proof_drop_rule(pos, self.sh.attacker, p);
-            r.len = len.saturating_add(1);
-        }
-        if !actual.dominates(r.hand) {
-            r.hand = actual;
-        }
-    }
-
-    fn disproof_of(
-        &self,
-        pos: &Position,
-        or_node: bool,
-        depth: u16,
-        start: usize,
-        end: usize,
-        r: &mut Res,
-    ) {
-        let cs = &self.scratch.children[start..end];
-        let actual = r.hand;
-        let mut dep = NO_DEP;
-        if or_node {
-            let mut d = disproof_ceiling(actual);
-            for c in cs {
-                d = or_disproof(d, c.res_hand, c.mv, captured_kind(pos, c.mv));
-                dep = dep.min(c.rep_dep);
-            }
-            r.hand = d;
-        } else {
-            // Prefer a refutation that holds everywhere.
-            let c = cs
-                .iter()
-                .filter(|c| c.dn == 0)
-                .max_by_key(|c| c.rep_dep)
-                .expect("a disproven child");
-            r.hand = and_disproof(c.res_hand, c.mv, actual);
-            dep = c.rep_dep;
-        }
-        if !r.hand.dominates(actual) {
-            r.hand = actual;
-        }
-        // Dependencies on this node or deeper are closed here: the cycle returned to us.
-        r.rep_dep = if dep >= depth { NO_DEP } else { dep };
-        if r.rep_dep != NO_DEP {
-            r.hand = actual;
-        }
-    }
-
-    fn store_terminal(&self, key: u64, r: &Res, md: u16, me: &Child, parent: (u64, Hand, Move)) {
-        let s = Store {
-            pn: r.pn,
-            dn: r.dn,
-            hand: r.hand,
-            len: r.len,
-            md,
-            amount: r.amount.max(me.amount),
-            parent_key: parent.0,
-            parent_hand: parent.1,
-            parent_move: parent.2,
-            snda: [0; SNDA_MOVES],
-        };
-        self.sh.table.store(key, &s);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn store_unknown(
-        &self,
-        key: u64,
-        hand: Hand,
-        pn: u32,
-        dn: u32,
-        md: u16,
-        amount: u32,
-        parent: (u64, Hand, Move),
-        depth: u16,
-    ) {
-        let s = Store {
-            pn: pn.clamp(1, PN_MAX),
-            dn: dn.clamp(1, PN_MAX),
-            hand,
-            len: 0,
-            md,
-            amount,
-            parent_key: parent.0,
-            parent_hand: parent.1,
-            parent_move: parent.2,
-            snda: self.scratch.frames[depth as usize].snda,
-        };
-        self.sh.table.store(key, &s);
-    }
-}
-
-fn add_move(set: &mut [u16; SNDA_MOVES], m: u16) {
-    if set.contains(&m) {
-        return;
-    }
-    if let Some(s) = set.iter_mut().find(|s| **s == 0) {
-        *s = m;
     }
 }
 

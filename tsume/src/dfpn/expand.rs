@@ -1,0 +1,199 @@
+//! A node's expansion: its moves generated, each child estimated (df-pn+) and looked up,
+//! cheap mates in one settled on the spot, and SNDA's shared descendants detected from the
+//! table's parent pointers.
+
+use super::Searcher;
+use crate::delayed::{link_delayed, reveal_settled};
+use crate::entry::{INF, SNDA_MOVES};
+use crate::initial;
+use crate::leaf_cache::Leaf;
+use crate::node::{Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP};
+use crate::proof_hand::and_proof_drop_rule;
+use crate::table::Store;
+use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
+
+/// How far the SNDA walk follows parent pointers before giving up.
+const SNDA_WALK: usize = 24;
+
+impl Searcher<'_> {
+    /// Generates the node's moves and looks every child up.
+    pub(super) fn expand(
+        &mut self,
+        pos: &Position,
+        depth: u16,
+        or_node: bool,
+        key: u64,
+        hand: Hand,
+    ) {
+        let sh = self.sh;
+        let attacker = sh.attacker;
+        // A local list: it is left uninitialised, whereas moving a 2 KiB list in and out
+        // of `self` cost a memcpy each way on every expansion.
+        let mut moves = MoveList::new();
+        if or_node {
+            pos.checks(sh.check_mode, &mut moves);
+        } else if pos.in_check() {
+            pos.evasions(GenMode::All, &mut moves);
+        } else {
+            pos.legal_moves_with(GenMode::All, &mut moves);
+        }
+        let start = self.scratch.children.len();
+        let mut any_drop = false;
+        let mut any_promotion = false;
+        // Pass 1: keys, repetitions and estimates; prefetch every cluster so that the
+        // probes of pass 2 overlap their cache misses.
+        for &m in moves.as_slice() {
+            let ckey = sh.key_after(pos, m);
+            let chand = pos.hand_after(attacker, m);
+            sh.table.prefetch(ckey);
+            self.scratch.leaves.prefetch(ckey, chand);
+            let mut c = Child::new(ckey, m, chand);
+            if let Some(d) = self.scratch.path.repetition(ckey, chand) {
+                // Repetition, exact or dominated: lost for the attacker, on this path.
+                c.pn = INF;
+                c.dn = 0;
+                c.rep_dep = d;
+            } else {
+                (c.pn, c.dn) = initial::estimate(pos, m, or_node);
+            }
+            any_drop |= m.is_drop();
+            any_promotion |= m.is_promotion();
+            self.scratch.children.push(c);
+        }
+        let delayed = !or_node && (any_drop || any_promotion);
+        if delayed {
+            link_delayed(pos, &mut self.scratch.children[start..]);
+        }
+        // A churning path makes every new defender node dearer (see `churn`).
+        let churn = self.scratch.frames[depth as usize - 1].churn.penalty();
+        // Pass 2: the table.
+        for i in start..self.scratch.children.len() {
+            let mut c = self.scratch.children[i];
+            if c.rep_dep != NO_DEP {
+                continue;
+            }
+            let m = c.mv;
+            let p = sh.table.probe(c.key, c.hand, c.pn, c.dn);
+            c.pn = p.pn;
+            c.dn = p.dn;
+            if p.pn == 0 || p.dn == 0 {
+                c.res_hand = p.hand;
+            }
+            c.len = p.len;
+            c.md = p.md;
+            c.amount = p.amount;
+            c.snda = p.snda;
+            if !p.found {
+                c.flags |= NEW;
+                if or_node {
+                    // df-pn+: a check is about as hard to follow up as the defender has
+                    // replies (drops on one square count once: they are chained). No reply
+                    // at all is mate.
+                    if let Some(Leaf::Evasions(pn)) = self.scratch.leaves.get(c.key, c.hand) {
+                        c.pn = pn + churn;
+                    } else {
+                        let cpos = pos.play(m);
+                        let mut ev = MoveList::new();
+                        cpos.evasions(GenMode::All, &mut ev);
+                        if ev.is_empty() {
+                            c.pn = 0;
+                            c.dn = INF;
+                            c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
+                            c.len = 0;
+                        } else {
+                            let pn = initial::evasion_estimate(ev.as_slice());
+                            self.scratch.leaves.put(c.key, c.hand, Leaf::Evasions(pn));
+                            c.pn = pn + churn;
+                        }
+                    }
+                }
+                if !or_node && c.flags & HIDDEN == 0 && depth + 1 < sh.max_depth {
+                    // A new attacker node: the mate in one is cheap and settles many. A
+                    // held-back one is tested when it is entered, and one at the length
+                    // limit is not: its mate would be longer than the limit.
+                    c.flags |= MATE1_TESTED;
+                    if self.scratch.leaves.get(c.key, c.hand) != Some(Leaf::NoMate1) {
+                        let cpos = pos.play(m);
+                        if let Some(mm) = cpos.mate_in_1() {
+                            let r = self.mate1_result(&cpos, mm);
+                            c.pn = 0;
+                            c.dn = INF;
+                            c.res_hand = r.hand;
+                            c.len = r.len;
+                            c.amount = 1;
+                            let s = Store {
+                                pn: 0,
+                                dn: INF,
+                                hand: r.hand,
+                                len: r.len,
+                                md: depth + 1,
+                                amount: 1,
+                                parent_key: key,
+                                parent_hand: hand,
+                                parent_move: m,
+                                snda: [0; SNDA_MOVES],
+                            };
+                            sh.table.store(c.key, &s);
+                        } else {
+                            self.scratch.leaves.put(c.key, c.hand, Leaf::NoMate1);
+                        }
+                    }
+                }
+            } else if p.parent_key != 0
+                && !c.is_terminal()
+                && (p.parent_key != key || p.parent_hand != hand)
+            {
+                self.detect_source(p.parent_key, p.parent_hand, p.parent_move, depth, m);
+            }
+            self.scratch.children[i] = c;
+        }
+        if delayed {
+            reveal_settled(&mut self.scratch.children[start..]);
+        }
+    }
+
+    /// SNDA: the child just probed was first reached from another parent. Follow parent
+    /// pointers up the table; if they meet the current path, the node where they meet is
+    /// a source whose two moves lead to the same descendant.
+    pub(super) fn detect_source(
+        &mut self,
+        mut pk: u64,
+        mut ph: Hand,
+        mut pm: u16,
+        depth: u16,
+        current: Move,
+    ) {
+        for _ in 0..SNDA_WALK {
+            if let Some(d) = self.scratch.path.depth_of(pk, ph) {
+                let via = if d == depth {
+                    current
+                } else {
+                    self.scratch.frames[d as usize].mv
+                };
+                if via.bits() != pm && pm != 0 {
+                    let f = &mut self.scratch.frames[d as usize];
+                    add_move(&mut f.snda, via.bits());
+                    add_move(&mut f.snda, pm);
+                }
+                return;
+            }
+            match self.sh.table.parent_of(pk, ph) {
+                Some((k, h, m)) => {
+                    pk = k;
+                    ph = h;
+                    pm = m;
+                }
+                None => return,
+            }
+        }
+    }
+}
+
+fn add_move(set: &mut [u16; SNDA_MOVES], m: u16) {
+    if set.contains(&m) {
+        return;
+    }
+    if let Some(s) = set.iter_mut().find(|s| **s == 0) {
+        *s = m;
+    }
+}
