@@ -1,4 +1,4 @@
-//! The futility test's give-back positions (see [`super::super::futile`]): whether the
+//! The futility test's give-back positions (see [`crate::mainline::futile`]): whether the
 //! defender, given the interposed piece back, is still mated, from the tables' verdicts or
 //! a df-pn search with a small budget.
 

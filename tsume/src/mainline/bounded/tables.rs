@@ -47,6 +47,7 @@ pub(super) struct Work {
     pub(super) effort: u32,
 }
 
+/// Sets a futility test's work key apart from the other questions asked of its position.
 const INTERPOSE_SALT: u64 = 0x2545_f491_4f6c_dd1d;
 
 /// A 64-bit mix of `x` (splitmix64's finaliser). Keys built from small numbers need it:
