@@ -2,7 +2,7 @@
 //! free the entries whose subtrees were cheapest to search, since they are the cheapest
 //! to search again. Entries the caller names (the proof of the current main line) stay.
 
-use crate::table::{Table, BOARD_BITS};
+use crate::table::{Table, BOARD_BITS, CLUSTER};
 
 impl Table {
     /// Frees about `fraction` of the used entries, earlier searches' first, then the
@@ -17,14 +17,14 @@ impl Table {
         let mut freed = 0;
         for ci in 0..self.len() {
             let mut c = self.lock_index(ci);
-            for i in 0..c.keys.len() {
-                let k = c.keys[i];
+            for i in 0..CLUSTER {
+                let k = c.key(i);
                 if k == 0 {
                     continue;
                 }
                 let cheap = self.is_old(k) || c.entries[i].amount <= threshold;
                 if cheap && !kept(k) {
-                    c.keys[i] = 0;
+                    c.set_key(i, 0);
                     freed += 1;
                 }
             }
@@ -39,8 +39,8 @@ impl Table {
         let mut sample = Vec::with_capacity(4096 * 8);
         for ci in (0..self.len()).step_by(step) {
             let c = self.lock_index(ci);
-            sample.extend((0..c.keys.len()).filter(|&i| c.keys[i] != 0).map(|i| {
-                if self.is_old(c.keys[i]) {
+            sample.extend((0..CLUSTER).filter(|&i| c.key(i) != 0).map(|i| {
+                if self.is_old(c.key(i)) {
                     0
                 } else {
                     c.entries[i].amount
