@@ -279,14 +279,14 @@ impl Table {
         unsafe { (self.block.as_ptr() as *mut Cluster).add(i) }
     }
 
-    /// True if some slot of `key`'s cluster may hold its board, read without the lock. A
+    /// True if some slot of cluster `ci` (`key`'s) may hold its board, read without the lock. A
     /// board that no slot holds has no entry under any hand, so a probe can stop there. A
     /// slot written meanwhile by another thread is missed, as it would be by a probe a moment
     /// earlier.
     #[inline(always)]
-    fn may_hold(&self, key: u64) -> bool {
+    fn may_hold(&self, ci: usize, key: u64) -> bool {
         // SAFETY: the pointer is inside the block, and the keys are only accessed atomically.
-        let keys = unsafe { &*std::ptr::addr_of!((*self.cluster_ptr(self.index(key))).keys) };
+        let keys = unsafe { &*std::ptr::addr_of!((*self.cluster_ptr(ci)).keys) };
         keys.iter().any(|k| holds(k.load(Ordering::Relaxed), key))
     }
 
@@ -319,10 +319,11 @@ impl Table {
     /// are the estimates for an unknown position; dominating entries can only raise them.
     pub fn probe(&self, key: u64, hand: Hand, init_pn: u32, init_dn: u32) -> Probe {
         let mut r = Probe::unknown(init_pn, init_dn);
-        if !self.may_hold(key) {
+        let ci = self.index(key);
+        if !self.may_hold(ci, key) {
             return r;
         }
-        let mut c = self.cluster(key);
+        let mut c = self.lock_index(ci);
         let generation = self.generation();
         let mut bound_pn = 0;
         let mut bound_dn = 0;
@@ -375,10 +376,11 @@ impl Table {
     /// The parent pointer of exactly this unknown position, for the SNDA walk. `None` if the
     /// position is absent, terminal, or has no parent.
     pub fn parent_of(&self, key: u64, hand: Hand) -> Option<(u64, Hand, u16)> {
-        if !self.may_hold(key) {
+        let ci = self.index(key);
+        if !self.may_hold(ci, key) {
             return None;
         }
-        let c = self.cluster(key);
+        let c = self.lock_index(ci);
         (0..CLUSTER)
             .find(|&i| {
                 holds(c.key(i), key)
