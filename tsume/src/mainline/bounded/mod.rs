@@ -400,30 +400,23 @@ impl<'a> Bounded<'a> {
                     }
                 }
             }
-            let (mut pn, mut dn) = if or_like { (INF, 0u32) } else { (0u32, INF) };
+            // An OR-like node takes its children's smallest pn and sums their dn; an
+            // AND-like node the other way round.
+            let (mut min, mut sum) = (INF, 0u32);
             let mut best = 0usize;
             let mut second = INF;
             for (i, v) in vals.iter().enumerate() {
-                if or_like {
-                    dn = (dn + v.dn).min(INF);
-                    if v.pn < pn {
-                        second = pn;
-                        pn = v.pn;
-                        best = i;
-                    } else if v.pn < second {
-                        second = v.pn;
-                    }
-                } else {
-                    pn = (pn + v.pn).min(INF);
-                    if v.dn < dn {
-                        second = dn;
-                        dn = v.dn;
-                        best = i;
-                    } else if v.dn < second {
-                        second = v.dn;
-                    }
+                let (sel, add) = if or_like { (v.pn, v.dn) } else { (v.dn, v.pn) };
+                sum = (sum + add).min(INF);
+                if sel < min {
+                    second = min;
+                    min = sel;
+                    best = i;
+                } else if sel < second {
+                    second = sel;
                 }
             }
+            let (pn, dn) = if or_like { (min, sum) } else { (sum, min) };
             if pn == 0 || dn == 0 {
                 let v = self.resolved(node, kids, vals, best);
                 self.store(node, v, self.nodes - start + 1);
