@@ -4,10 +4,18 @@
 //! A composer checks a problem for cooks, so what the search could not settle is reported
 //! too: an alternative that ran out of its node budget may still mate, and plies past the
 //! deadline were not looked at. "No cook found" is only a clean bill when neither happened.
+//!
+//! Each alternative is a search of its own, so several searches can share them out, each
+//! on its own thread. Each must start from what
+//! the main line's search has proven (`Bounded::over`): the proof that nothing shorter
+//! mates asked many of the same questions, and a search without its tables left a
+//! quarter more alternatives unsettled (docs/performance.md).
 
 use super::bounded::Bounded;
 use crate::Cook;
 use kanju_engine::{Move, MoveList, Position};
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Nodes one alternative may cost before it is left undecided.
@@ -29,52 +37,67 @@ pub(crate) struct Cooks {
     pub checked_plies: usize,
 }
 
+/// What became of one alternative.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Verdict {
+    Mates,
+    Refuted,
+    Undecided,
+}
+
 /// At each attacker node of `line` (which mates in exactly its length when `exact`),
-/// every other check that also mates within the plies the main move needed.
+/// every other check that also mates within the plies the main move needed, searched by
+/// `searches`, the first on the caller's thread and each other on one of its own.
 ///
 /// With no deadline (`go mate infinite`, `--time none`) the caller has asked for the whole
 /// answer, and a composer checking a problem wants every alternative settled: those the
 /// first pass leaves undecided are searched again with more nodes, round after round,
 /// until none is left or the search is stopped or its node budget spent.
 pub(crate) fn find(
-    b: &mut Bounded,
+    searches: &mut [&mut Bounded],
     root: &Position,
     line: &[Move],
     deadline: Option<Instant>,
 ) -> Cooks {
-    let mut cooks = find_with(b, root, line, deadline, NODES_PER_ALTERNATIVE);
+    let mut cooks = find_with(searches, root, line, deadline, NODES_PER_ALTERNATIVE);
     if deadline.is_none() {
-        settle(b, root, line, &mut cooks, NODES_PER_ALTERNATIVE);
+        settle(searches, root, line, &mut cooks, NODES_PER_ALTERNATIVE);
     }
     cooks
 }
 
-/// Searches the undecided alternatives of `cooks` again, each round with `ROUND_GROWTH`
-/// times the nodes of the last (`nodes` being the first pass's), until none is left or
-/// the search is stopped. What a stop cuts stays undecided.
-fn settle(b: &mut Bounded, root: &Position, line: &[Move], cooks: &mut Cooks, mut nodes: u64) {
+/// The positions before each ply of `line`.
+fn positions_along(root: &Position, line: &[Move]) -> Vec<Position> {
     let mut positions = Vec::with_capacity(line.len());
     let mut pos = root.clone();
     for &m in line {
         let next = pos.play(m);
         positions.push(std::mem::replace(&mut pos, next));
     }
-    while !cooks.undecided.is_empty() && !b.stopped() {
+    positions
+}
+
+/// Searches the undecided alternatives of `cooks` again, each round with `ROUND_GROWTH`
+/// times the nodes of the last (`nodes` being the first pass's), until none is left or
+/// the search is stopped. What a stop cuts stays undecided.
+fn settle(
+    searches: &mut [&mut Bounded],
+    root: &Position,
+    line: &[Move],
+    cooks: &mut Cooks,
+    mut nodes: u64,
+) {
+    let positions = positions_along(root, line);
+    while !cooks.undecided.is_empty() && !searches[0].stopped() {
         nodes = nodes.saturating_mul(ROUND_GROWTH);
-        let mut pending = std::mem::take(&mut cooks.undecided).into_iter();
-        while let Some(cook) = pending.next() {
-            b.set_limits(None, Some(nodes));
-            let left = (line.len() - cook.ply) as i32;
-            match b.within(&positions[cook.ply].play(cook.alternative), left - 1) {
-                Some(true) => cooks.found.push(cook),
-                Some(false) => {}
-                None => {
-                    cooks.undecided.push(cook);
-                    if b.stopped() {
-                        cooks.undecided.extend(pending);
-                        break;
-                    }
-                }
+        let pending = std::mem::take(&mut cooks.undecided);
+        let verdicts = search_all(searches, &positions, line.len(), &pending, None, nodes);
+        for (cook, v) in pending.into_iter().zip(verdicts) {
+            match v {
+                Some(Verdict::Mates) => cooks.found.push(cook),
+                Some(Verdict::Refuted) => {}
+                // Cut by a stop, or still undecided.
+                Some(Verdict::Undecided) | None => cooks.undecided.push(cook),
             }
         }
         log::debug!(
@@ -88,47 +111,131 @@ fn settle(b: &mut Bounded, root: &Position, line: &[Move], cooks: &mut Cooks, mu
 
 /// [`find`] with `nodes` for each alternative.
 fn find_with(
-    b: &mut Bounded,
+    searches: &mut [&mut Bounded],
     root: &Position,
     line: &[Move],
     deadline: Option<Instant>,
     nodes: u64,
 ) -> Cooks {
-    let mut cooks = Cooks::default();
-    let mut pos = root.clone();
+    let (attacker, check_mode) = (searches[0].attacker, searches[0].check_mode);
+    let positions = positions_along(root, line);
+    let mut alternatives = Vec::new();
     let mut list = MoveList::new();
-    let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
-    for (ply, &main) in line.iter().enumerate() {
-        if past_deadline() || b.stopped() {
-            return cooks;
+    for (ply, (&main, pos)) in line.iter().zip(&positions).enumerate() {
+        if pos.side_to_move() != attacker {
+            continue;
         }
-        if pos.side_to_move() == b.attacker {
-            let left = (line.len() - ply) as i32;
-            list.clear();
-            pos.checks(b.check_mode, &mut list);
-            for &alt in list.as_slice() {
-                if alt == main {
-                    continue;
-                }
-                b.set_limits(deadline, Some(nodes));
-                let cook = Cook {
+        list.clear();
+        pos.checks(check_mode, &mut list);
+        alternatives.extend(
+            list.as_slice()
+                .iter()
+                .filter(|&&m| m != main)
+                .map(|&m| Cook {
                     ply,
                     main,
-                    alternative: alt,
-                };
-                match b.within(&pos.play(alt), left - 1) {
-                    Some(true) => cooks.found.push(cook),
-                    Some(false) => {}
-                    // Cut by the deadline: this ply is not checked.
-                    None if past_deadline() || b.stopped() => return cooks,
-                    None => cooks.undecided.push(cook),
-                }
-            }
+                    alternative: m,
+                }),
+        );
+    }
+    let verdicts = search_all(
+        searches,
+        &positions,
+        line.len(),
+        &alternatives,
+        deadline,
+        nodes,
+    );
+    // The line is checked up to the first alternative left unsearched.
+    let checked_plies = alternatives
+        .iter()
+        .zip(&verdicts)
+        .find(|(_, v)| v.is_none())
+        .map_or(line.len(), |(c, _)| c.ply);
+    let mut cooks = Cooks {
+        checked_plies,
+        ..Cooks::default()
+    };
+    for (cook, v) in alternatives.into_iter().zip(verdicts) {
+        match v {
+            Some(Verdict::Mates) => cooks.found.push(cook),
+            Some(Verdict::Undecided) => cooks.undecided.push(cook),
+            Some(Verdict::Refuted) | None => {}
         }
-        pos = pos.play(main);
-        cooks.checked_plies = ply + 1;
     }
     cooks
+}
+
+/// Searches `alternatives` (in the line's order, played from `positions`, along a line
+/// of `len` plies) with `nodes` each, on every search of `searches`. `None` for an
+/// alternative cut by the deadline or a stop, or not reached before them.
+fn search_all(
+    searches: &mut [&mut Bounded],
+    positions: &[Position],
+    len: usize,
+    alternatives: &[Cook],
+    deadline: Option<Instant>,
+    nodes: u64,
+) -> Vec<Option<Verdict>> {
+    // The first search takes the alternatives from the root down and the others from the
+    // end up, so that each meets them in the order of the line and what it proved for one
+    // ply serves the next: alternatives at neighbouring plies share most of their trees.
+    let left = Mutex::new(0..alternatives.len());
+    let cut = AtomicBool::new(false);
+    let work = |b: &mut Bounded, from_root: bool| -> Vec<(usize, Verdict)> {
+        let past_deadline = || deadline.is_some_and(|d| Instant::now() >= d);
+        let mut done = Vec::new();
+        while !cut.load(Ordering::Relaxed) {
+            if past_deadline() || b.stopped() {
+                cut.store(true, Ordering::Relaxed);
+                break;
+            }
+            let taken = {
+                let mut left = left.lock();
+                if from_root {
+                    left.next()
+                } else {
+                    left.next_back()
+                }
+            };
+            let Some(i) = taken else { break };
+            let c = &alternatives[i];
+            b.set_limits(deadline, Some(nodes));
+            let left = (len - c.ply) as i32 - 1;
+            let v = match b.within(&positions[c.ply].play(c.alternative), left) {
+                Some(true) => Verdict::Mates,
+                Some(false) => Verdict::Refuted,
+                None if past_deadline() || b.stopped() => {
+                    cut.store(true, Ordering::Relaxed);
+                    break;
+                }
+                None => Verdict::Undecided,
+            };
+            done.push((i, v));
+        }
+        done
+    };
+    let mut verdicts = vec![None; alternatives.len()];
+    let (first, rest) = searches.split_first_mut().expect("one search at least");
+    std::thread::scope(|scope| {
+        let others: Vec<_> = rest
+            .iter_mut()
+            .filter_map(|b| {
+                // Without the thread the other searches take its share.
+                std::thread::Builder::new()
+                    .name("kanju-cooks".into())
+                    .stack_size(super::STACK_BYTES)
+                    .spawn_scoped(scope, || work(b, false))
+                    .ok()
+            })
+            .collect();
+        let mine = work(first, true);
+        let theirs = others.into_iter().filter_map(|h| h.join().ok());
+        for (i, v) in std::iter::once(mine).chain(theirs).flatten() {
+            verdicts[i] = Some(v);
+        }
+    });
+    verdicts
 }
 
 #[cfg(test)]
@@ -167,7 +274,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
         let line = parse_line(&pos, line);
-        find_with(&mut b, &pos, &line, deadline, nodes)
+        find_with(&mut [&mut b], &pos, &line, deadline, nodes)
     }
 
     #[test]
@@ -201,9 +308,15 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
         let line = parse_line(&pos, ZUKO_77_LINE);
-        let first = find_with(&mut b, &pos, &line, Some(Instant::now() + HOUR), 50_000);
+        let first = find_with(
+            &mut [&mut b],
+            &pos,
+            &line,
+            Some(Instant::now() + HOUR),
+            50_000,
+        );
         assert!(!first.undecided.is_empty());
-        let cooks = find(&mut b, &pos, &line, None);
+        let cooks = find(&mut [&mut b], &pos, &line, None);
         assert!(cooks.undecided.is_empty(), "{:?}", cooks.undecided);
         let found: Vec<(usize, String)> = cooks
             .found
@@ -228,19 +341,65 @@ mod tests {
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
         b.set_budget(&budget);
         let line = parse_line(&pos, ZUKO_77_LINE);
-        let mut cooks = find_with(&mut b, &pos, &line, None, 1);
+        let mut cooks = find_with(&mut [&mut b], &pos, &line, None, 1);
         let before = cooks.undecided.len();
         assert!(before > 4, "{cooks:?}");
-        settle(&mut b, &pos, &line, &mut cooks, 1);
+        settle(&mut [&mut b], &pos, &line, &mut cooks, 1);
         assert!(budget.exhausted());
         assert!(!cooks.undecided.is_empty());
         assert!(cooks.undecided.len() + cooks.found.len() <= before);
+    }
+
+    /// Two searches over the tables of a third that proved the line share the
+    /// alternatives between two threads and report what one search alone reports (the
+    /// previous test's cooks), each alternative once and in the line's order.
+    #[test]
+    fn two_searches_over_the_main_search_find_the_same_cooks() {
+        let pos = Position::from_sfen(ZUKO_77).unwrap();
+        let stop = AtomicBool::new(false);
+        let line = parse_line(&pos, ZUKO_77_LINE);
+        // The main search proved the line's last seven plies.
+        let at_12 = line[..12].iter().fold(pos.clone(), |p, &m| p.play(m));
+        let mut main = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+        assert_eq!(main.within(&at_12, 7), Some(true));
+        let proven = main.memory_used();
+        let mut first = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+        let mut second = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
+        first.over(&main);
+        second.over(&main);
+        // The second searches know that through the main search's tables.
+        assert_eq!(first.proven_len(&at_12), Some(7));
+        assert_eq!(second.proven_len(&at_12), Some(7));
+        let cooks = find(&mut [&mut first, &mut second], &pos, &line, None);
+        assert!(first.nodes > 0 && second.nodes > 0, "both searched");
+        assert!(cooks.undecided.is_empty(), "{:?}", cooks.undecided);
+        let found: Vec<(usize, String)> = cooks
+            .found
+            .iter()
+            .map(|c| (c.ply, c.alternative.to_usi()))
+            .collect();
+        let expected = [(16, "5i6i"), (16, "G*7h"), (18, "6i7h"), (18, "7d7h")];
+        let mut sorted = found.clone();
+        sorted.sort();
+        assert_eq!(sorted, expected.map(|(p, m)| (p, m.to_string())));
+        assert!(found.windows(2).all(|w| w[0].0 <= w[1].0), "in line order");
+        assert_eq!(cooks.checked_plies, 19);
+        // What the two searches proved went into their own tables.
+        assert_eq!(main.memory_used(), proven);
     }
 
     #[test]
     fn plies_past_the_deadline_are_not_counted_as_checked() {
         let past = Instant::now() - Duration::from_secs(1);
         let cooks = search(ROOK_MATE, "9i9a+", NODES_PER_ALTERNATIVE, Some(past));
+        assert_eq!(cooks, Cooks::default());
+        // Nor with two searches.
+        let pos = Position::from_sfen(ROOK_MATE).unwrap();
+        let stop = AtomicBool::new(false);
+        let mut a = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 20);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 20);
+        let line = parse_line(&pos, "9i9a+");
+        let cooks = find(&mut [&mut a, &mut b], &pos, &line, Some(past));
         assert_eq!(cooks, Cooks::default());
     }
 }

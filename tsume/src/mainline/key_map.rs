@@ -302,6 +302,12 @@ impl<V: Default> KeyMap<V> {
         self.shards[0].capacity()
     }
 
+    /// Bytes the map's arrays take now.
+    pub fn bytes(&self) -> usize {
+        let slots: usize = self.shards.iter().map(|s| s.slots.len()).sum();
+        slots * std::mem::size_of::<Slot<V>>()
+    }
+
     /// Entries in the map.
     pub fn len(&self) -> usize {
         self.shards.iter().map(|s| s.len).sum()

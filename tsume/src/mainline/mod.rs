@@ -65,6 +65,10 @@ fn mainline_bytes(hash_mb: usize) -> usize {
 /// Nodes for the test of a walked line's length as the bound (see `refine_here`).
 const GUESS_NODES: u64 = 2_000_000;
 
+/// The least memory worth giving a second search for cooks: about a hundred thousand
+/// entries in each of its tables.
+const MIN_COOK_BYTES: usize = 8 << 20;
+
 /// Nodes for verifying a line (its futility tests search).
 const VERIFY_NODES: u64 = 2_000_000;
 
@@ -329,19 +333,24 @@ fn refine_here(
         reprove,
         hash_mb,
         spare_gap,
-        threads: _,
+        threads,
         df_pn: _,
         budget: node_budget,
         on_line,
     } = *setup;
     let started = Instant::now();
-    let mut b = Bounded::new(attacker, check_mode, stop, hints, mainline_bytes(hash_mb));
-    b.set_budget(node_budget);
+    let bytes = mainline_bytes(hash_mb);
+    let bounded = |bytes| {
+        let mut b = Bounded::new(attacker, check_mode, stop, hints, bytes);
+        b.set_budget(node_budget);
+        if let Some(search) = mate_search {
+            b.set_mate_search(search);
+        }
+        b
+    };
+    let mut b = bounded(bytes);
     if let Some(a) = ahead {
         b.set_ahead(a);
-    }
-    if let Some(search) = mate_search {
-        b.set_mate_search(search);
     }
     let min_len = if root.side_to_move() == attacker {
         1
@@ -525,7 +534,31 @@ fn refine_here(
     let cook_deadline =
         deadline.map(|d| share(Some(d), 0.9).unwrap_or(d).min(Instant::now() + spent));
     dbg_line!("mainline: verified ({:?})", started.elapsed());
-    let cooks = cooks::find(&mut b, root, &line, cook_deadline);
+    // With several threads the cooks are searched by as many searches over the main
+    // line's tables, which stop growing then; each gets an equal share of the memory
+    // those tables left unused, for what it adds.
+    let cook_searches = threads.clamp(1, 4);
+    let cook_bytes = bytes.saturating_sub(b.memory_used()) / cook_searches;
+    let cooks = if cook_searches > 1 && cook_bytes >= MIN_COOK_BYTES {
+        // The give-back helper's core goes to the searches for cooks.
+        if let Some(a) = ahead {
+            a.stop();
+        }
+        let mut searches: Vec<Bounded> = (0..cook_searches)
+            .map(|_| {
+                let mut s = bounded(cook_bytes);
+                s.over(&b);
+                if let Some(a) = ahead {
+                    s.set_ahead(a);
+                }
+                s
+            })
+            .collect();
+        let mut searches: Vec<&mut Bounded> = searches.iter_mut().collect();
+        cooks::find(&mut searches, root, &line, cook_deadline)
+    } else {
+        cooks::find(&mut [&mut b], root, &line, cook_deadline)
+    };
     dbg_line!("mainline: cooks done ({:?})", started.elapsed());
     Some(MainLine { line, exact, cooks })
 }

@@ -131,6 +131,8 @@ pub(crate) struct Bounded<'a> {
     pub check_mode: GenMode,
     known: KeyMap<KnownSet>,
     work: KeyMap<Work>,
+    /// Another search's tables, read where this one's know nothing (see [`Self::over`]).
+    base: Option<(&'a KeyMap<KnownSet>, &'a KeyMap<Work>)>,
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -194,6 +196,7 @@ impl<'a> Bounded<'a> {
             work_cap: work.shard_capacity(),
             known,
             work,
+            base: None,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -210,6 +213,20 @@ impl<'a> Bounded<'a> {
             spent: 0,
             budget_binds: true,
         }
+    }
+
+    /// Bytes this search's tables take now.
+    pub fn memory_used(&self) -> usize {
+        self.known.bytes() + self.work.bytes()
+    }
+
+    /// Reads `base`'s tables from now on wherever this search's own know nothing: a second
+    /// search then starts from what the first has proven, without copying it. `base` must
+    /// not search meanwhile, which the borrow ensures. Its verdicts on give-back positions
+    /// are copied.
+    pub fn over(&mut self, base: &'a Bounded<'_>) {
+        self.base = Some((&base.known, &base.work));
+        self.give_back = base.give_back.clone();
     }
 
     /// Counts this search's nodes against `budget` from now on; once it is spent the

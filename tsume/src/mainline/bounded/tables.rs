@@ -76,8 +76,11 @@ impl Bounded<'_> {
     pub(super) fn known_vals_at(&self, board_key: u64, hand: Hand) -> (Val, Val) {
         let mut p = Val::proven(NEVER, hand);
         let mut d = Val::disproven(-1, hand);
-        let set = self.known.get(board_key);
-        for k in set.map_or(&[][..], KnownSet::as_slice) {
+        let own = self.known.get(board_key);
+        let base = self.base.and_then(|(known, _)| known.get(board_key));
+        let own = own.map_or(&[][..], KnownSet::as_slice);
+        let base = base.map_or(&[][..], KnownSet::as_slice);
+        for k in own.iter().chain(base) {
             if k.proven < p.len && hand.dominates(k.hand) {
                 p = Val::proven(k.proven, k.hand);
             }
@@ -121,10 +124,17 @@ impl Bounded<'_> {
 
     /// Starts loading the slots [`Self::stored`] reads for `s`.
     pub(super) fn prefetch(&self, s: &Spot) {
+        let key = Self::work_key(s);
         if !matches!(s.kind, Kind::Interpose { .. }) {
             self.known.prefetch(s.board_key);
+            if let Some((known, _)) = self.base {
+                known.prefetch(s.board_key);
+            }
         }
-        self.work.prefetch(Self::work_key(s));
+        self.work.prefetch(key);
+        if let Some((_, work)) = self.base {
+            work.prefetch(key);
+        }
     }
 
     /// What the tables hold for the node at `s`, if anything.
@@ -141,7 +151,11 @@ impl Bounded<'_> {
                 return Some(d);
             }
         }
-        self.work.get(Self::work_key(s)).map(|w| w.val)
+        let key = Self::work_key(s);
+        self.work
+            .get(key)
+            .or_else(|| self.base.and_then(|(_, work)| work.get(key)))
+            .map(|w| w.val)
     }
 
     /// The value of a node not visited yet: the df-pn table's verdict orders the search.
