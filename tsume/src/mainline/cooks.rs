@@ -300,6 +300,22 @@ mod tests {
         assert_eq!(cooks.checked_plies, 19);
     }
 
+    /// Zuko 77's cooks, every one settled and in the line's order.
+    fn assert_zuko_77_cooks(cooks: &Cooks) {
+        assert!(cooks.undecided.is_empty(), "{:?}", cooks.undecided);
+        let found: Vec<(usize, String)> = cooks
+            .found
+            .iter()
+            .map(|c| (c.ply, c.alternative.to_usi()))
+            .collect();
+        let expected = [(16, "5i6i"), (16, "G*7h"), (18, "6i7h"), (18, "7d7h")];
+        let mut sorted = found.clone();
+        sorted.sort();
+        assert_eq!(sorted, expected.map(|(p, m)| (p, m.to_string())));
+        assert!(found.windows(2).all(|w| w[0].0 <= w[1].0), "in line order");
+        assert_eq!(cooks.checked_plies, 19);
+    }
+
     /// With no deadline the rounds go on until every alternative is settled: Zuko 77's
     /// first pass leaves some of its first plies' alternatives undecided at 50,000 nodes.
     #[test]
@@ -317,18 +333,7 @@ mod tests {
         );
         assert!(!first.undecided.is_empty());
         let cooks = find(&mut [&mut b], &pos, &line, None);
-        assert!(cooks.undecided.is_empty(), "{:?}", cooks.undecided);
-        let found: Vec<(usize, String)> = cooks
-            .found
-            .iter()
-            .map(|c| (c.ply, c.alternative.to_usi()))
-            .collect();
-        let expected = [(16, "5i6i"), (16, "G*7h"), (18, "6i7h"), (18, "7d7h")];
-        let mut sorted = found.clone();
-        sorted.sort();
-        assert_eq!(sorted, expected.map(|(p, m)| (p, m.to_string())));
-        assert!(found.windows(2).all(|w| w[0].0 <= w[1].0), "in line order");
-        assert_eq!(cooks.checked_plies, 19);
+        assert_zuko_77_cooks(&cooks);
     }
 
     /// A node budget spent in a round ends the rounds; what they did not settle stays
@@ -362,7 +367,6 @@ mod tests {
         let at_12 = line[..12].iter().fold(pos.clone(), |p, &m| p.play(m));
         let mut main = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
         assert_eq!(main.within(&at_12, 7), Some(true));
-        let proven = main.memory_used();
         let mut first = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
         let mut second = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
         first.over(&main);
@@ -372,20 +376,16 @@ mod tests {
         assert_eq!(second.proven_len(&at_12), Some(7));
         let cooks = find(&mut [&mut first, &mut second], &pos, &line, None);
         assert!(first.nodes > 0 && second.nodes > 0, "both searched");
-        assert!(cooks.undecided.is_empty(), "{:?}", cooks.undecided);
-        let found: Vec<(usize, String)> = cooks
-            .found
-            .iter()
-            .map(|c| (c.ply, c.alternative.to_usi()))
-            .collect();
-        let expected = [(16, "5i6i"), (16, "G*7h"), (18, "6i7h"), (18, "7d7h")];
-        let mut sorted = found.clone();
-        sorted.sort();
-        assert_eq!(sorted, expected.map(|(p, m)| (p, m.to_string())));
-        assert!(found.windows(2).all(|w| w[0].0 <= w[1].0), "in line order");
-        assert_eq!(cooks.checked_plies, 19);
-        // What the two searches proved went into their own tables.
-        assert_eq!(main.memory_used(), proven);
+        assert_zuko_77_cooks(&cooks);
+        // What the two searches found went into their own tables: a check at the root
+        // other than the line's is known refuted to one of them, not to the main search,
+        // which never looked above ply 12.
+        let mut checks = MoveList::new();
+        pos.checks(GenMode::All, &mut checks);
+        let other = *checks.as_slice().iter().find(|&&m| m != line[0]).unwrap();
+        let q = pos.play(other);
+        assert_eq!(main.disproven_bound(&q), -1);
+        assert!(first.disproven_bound(&q).max(second.disproven_bound(&q)) >= 17);
     }
 
     #[test]
