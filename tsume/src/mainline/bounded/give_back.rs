@@ -33,7 +33,8 @@ impl Bounded<'_> {
     /// when it stays undecided (counted in `undecided_futility`).
     pub(super) fn give_back_searched(&mut self, q: &Position) -> Option<bool> {
         let key = q.key();
-        if let Some(&v) = self.give_back.get(&key) {
+        let known = self.give_back.get(&key);
+        if let Some(&v) = known.or_else(|| self.base.and_then(|b| b.give_back.get(&key))) {
             return v;
         }
         let ahead = self.ahead.and_then(|a| a.verdict(key));

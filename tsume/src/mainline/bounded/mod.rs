@@ -125,6 +125,14 @@ impl Val {
     }
 }
 
+/// Another search's tables, read-only: see [`Bounded::over`].
+#[derive(Clone, Copy)]
+struct Base<'a> {
+    known: &'a KeyMap<KnownSet>,
+    work: &'a KeyMap<Work>,
+    give_back: &'a Map<Option<bool>>,
+}
+
 /// The searcher and its tables, kept across searches of one problem.
 pub(crate) struct Bounded<'a> {
     pub attacker: Color,
@@ -132,7 +140,7 @@ pub(crate) struct Bounded<'a> {
     known: KeyMap<KnownSet>,
     work: KeyMap<Work>,
     /// Another search's tables, read where this one's know nothing (see [`Self::over`]).
-    base: Option<(&'a KeyMap<KnownSet>, &'a KeyMap<Work>)>,
+    base: Option<Base<'a>>,
     pub nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -220,13 +228,16 @@ impl<'a> Bounded<'a> {
         self.known.bytes() + self.work.bytes()
     }
 
-    /// Reads `base`'s tables from now on wherever this search's own know nothing: a second
-    /// search then starts from what the first has proven, without copying it. `base` must
-    /// not search meanwhile, which the borrow ensures. Its verdicts on give-back positions
-    /// are copied.
+    /// Reads `base`'s tables (its proofs, open nodes and give-back verdicts) from now on
+    /// wherever this search's own know nothing: a second search then starts from what
+    /// the first has found, without copying it. `base` must not search meanwhile, which
+    /// the borrow ensures.
     pub fn over(&mut self, base: &'a Bounded<'_>) {
-        self.base = Some((&base.known, &base.work));
-        self.give_back = base.give_back.clone();
+        self.base = Some(Base {
+            known: &base.known,
+            work: &base.work,
+            give_back: &base.give_back,
+        });
     }
 
     /// Counts this search's nodes against `budget` from now on; once it is spent the

@@ -77,7 +77,7 @@ impl Bounded<'_> {
         let mut p = Val::proven(NEVER, hand);
         let mut d = Val::disproven(-1, hand);
         let own = self.known.get(board_key);
-        let base = self.base.and_then(|(known, _)| known.get(board_key));
+        let base = self.base.and_then(|b| b.known.get(board_key));
         let own = own.map_or(&[][..], KnownSet::as_slice);
         let base = base.map_or(&[][..], KnownSet::as_slice);
         for k in own.iter().chain(base) {
@@ -127,13 +127,13 @@ impl Bounded<'_> {
         let key = Self::work_key(s);
         if !matches!(s.kind, Kind::Interpose { .. }) {
             self.known.prefetch(s.board_key);
-            if let Some((known, _)) = self.base {
-                known.prefetch(s.board_key);
+            if let Some(b) = self.base {
+                b.known.prefetch(s.board_key);
             }
         }
         self.work.prefetch(key);
-        if let Some((_, work)) = self.base {
-            work.prefetch(key);
+        if let Some(b) = self.base {
+            b.work.prefetch(key);
         }
     }
 
@@ -154,7 +154,7 @@ impl Bounded<'_> {
         let key = Self::work_key(s);
         self.work
             .get(key)
-            .or_else(|| self.base.and_then(|(_, work)| work.get(key)))
+            .or_else(|| self.base.and_then(|b| b.work.get(key)))
             .map(|w| w.val)
     }
 
