@@ -64,9 +64,10 @@ pub(crate) struct GiveBackAhead {
 }
 
 impl GiveBackAhead {
-    /// Queues the give-back position `q` for the helper, unless it has a verdict.
+    /// Queues the give-back position `q` for the helper, unless it has a verdict or has
+    /// been stopped (its verdicts can still be read).
     pub fn post(&self, q: &Position) {
-        if self.verdicts.lock().contains_key(&q.key()) {
+        if self.quit.load(Ordering::Relaxed) || self.verdicts.lock().contains_key(&q.key()) {
             return;
         }
         let mut queue = self.queue.lock();
@@ -175,9 +176,11 @@ mod tests {
         ahead.serve(&search, 3_000, None);
         assert!(start.elapsed() < Duration::from_secs(1));
         assert_eq!(ahead.verdict(q.key()), None);
-        // A stopped helper with nothing to do returns too.
+        // A stopped helper with nothing to do returns too, and takes no more positions.
         let idle = GiveBackAhead::default();
         idle.stop();
         idle.serve(&search, 3_000, None);
+        idle.post(&q);
+        assert!(idle.queue.lock().is_empty());
     }
 }
