@@ -11,6 +11,13 @@ Prints one line per problem (verdict, time, plies, nodes and nodes/s of each sol
 summary (proven, median and total time of the proofs, median nodes/s over the problems
 both proved), and with --json writes the records.
 
+Kanju counts a node per visit of its search. Solvers built on YaneuraOu, KomoringHeights
+among them, count one per move made on a board, and a Kanju node makes several: the
+descent into the child, a move for each new child of a defender node (its mate in one is
+tried) and one for each new check (its replies are counted). So Kanju's line also gives
+its moves made per second ("moves/s"), read off its debug log, with the share of them
+made for the checks' estimates, which KomoringHeights works out without a move.
+
 --speed runs the fixed speed set instead of a file: Edo problems that both solvers prove
 in seconds to a minute on this machine class, one thread each unless --threads says
 otherwise. Its nodes/s are the project's node-rate figure.
@@ -28,6 +35,7 @@ usage: scripts/bench_peer.py [--file PROBLEMS.jsonl] [--time 600] [--threads 2]
 import os
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -54,19 +62,28 @@ SPEED_SET = ["zukou-001", "zukou-017", "zukou-023", "zukou-031", "zukou-090", "z
              "zukou-099", "zukou-100", "musou-010", "musou-030", "musou-067"]
 
 
+PROOF_LOG = re.compile(r"proof search: (\d+) nodes, (\d+) moves made \((\d+) to estimate")
+
+
 def run_kanju(a, sfen):
+    """The verdict, the proof's time, plies and nodes, and the moves made with the share
+    made for estimates (None if the log line is missing)."""
     cmd = [a.kanju, "solve", sfen, "--proof-only", "--json", "--quiet",
            "--time", f"{a.time}s", "--threads", str(a.threads), "--hash", str(a.hash)]
+    env = dict(os.environ, RUST_LOG="kanju_tsume::solve=debug")
     t0 = time.time()
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=a.time + 60).stdout
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=a.time + 60, env=env)
     secs = time.time() - t0
-    rec = json.loads(out.strip().splitlines()[-1])
-    moves = rec.get("moves", [])
+    rec = json.loads(done.stdout.strip().splitlines()[-1])
+    log = PROOF_LOG.search(done.stderr)
+    moves = (int(log[2]), int(log[3]) / max(int(log[2]), 1)) if log else (None, None)
+    line = rec.get("moves", [])
     if rec.get("result") == "mate":
-        verdict = "mate" if replay(sfen, moves) == "mate" else "BAD-MATE"
+        verdict = "mate" if replay(sfen, line) == "mate" else "BAD-MATE"
     else:
         verdict = rec.get("result", "error")
-    return verdict, rec.get("decided_ms", secs * 1000) / 1000, len(moves), rec.get("nodes")
+    return (verdict, rec.get("decided_ms", secs * 1000) / 1000, len(line), rec.get("nodes"),
+            *moves)
 
 
 def run_osl(a, sfen):
@@ -127,20 +144,22 @@ def main():
         if p["name"] in done:
             continue
         if a.osl_only:
-            kv, kt, kn, knodes = "-", 0.0, 0, None
+            kv, kt, kn, knodes, kmoves, kest = "-", 0.0, 0, None, None, None
         else:
-            kv, kt, kn, knodes = run_kanju(a, p["sfen"])
+            kv, kt, kn, knodes, kmoves, kest = run_kanju(a, p["sfen"])
         ov, ot, on, onodes = run_osl(a, p["sfen"])
         rows.append(dict(name=p["name"], expected=p.get("mate_plies"), kanju=kv,
                          kanju_s=round(kt, 3), kanju_plies=kn, kanju_nodes=knodes,
-                         kanju_nps=nps(knodes, kt), osl=ov, osl_s=round(ot, 3),
+                         kanju_nps=nps(knodes, kt), kanju_moves=kmoves,
+                         kanju_moves_per_s=nps(kmoves, kt), kanju_estimate_share=kest, osl=ov, osl_s=round(ot, 3),
                          osl_plies=on, osl_nodes=onodes, osl_nps=nps(onodes, ot)))
         r = rows[-1]
         if a.resume:
             with open(a.resume, "a", encoding="utf-8") as f:
                 f.write(json.dumps(r, ensure_ascii=False) + "\n")
-        print(f"{p['name'][:34]:<34} kanju {kv:<8} {kt:8.2f}s {kn:>5}p {rate(r['kanju_nps'])}   "
-              f"osl {ov:<8} {ot:8.2f}s {on:>5}p {rate(r['osl_nps'])}", flush=True)
+        moves = f" {rate(r['kanju_moves_per_s'])} moves" if kmoves else ""
+        print(f"{p['name'][:34]:<34} kanju {kv:<8} {kt:8.2f}s {kn:>5}p {rate(r['kanju_nps'])}"
+              f"{moves}   osl {ov:<8} {ot:8.2f}s {on:>5}p {rate(r['osl_nps'])}", flush=True)
     for who in ("osl",) if a.osl_only else ("kanju", "osl"):
         times = [r[f"{who}_s"] for r in rows if r[who] == "mate"]
         nomate = sum(r[who] == "nomate" for r in rows)
@@ -152,6 +171,15 @@ def main():
         print(f"{who}: {len(times)}/{len(rows)} proven (verified), {nomate} nomate, "
               f"{bad} bad mates; proofs median {med:.2f}s total {sum(times):.1f}s; "
               f"median rate where both proved {med_nps}")
+        if who == "kanju":
+            mv = [r for r in rows if r["kanju"] == "mate" and r["osl"] == "mate"
+                  and r.get("kanju_moves_per_s")]
+            if mv:
+                per_s = statistics.median(r["kanju_moves_per_s"] for r in mv)
+                rest = statistics.median(r["kanju_moves_per_s"] * (1 - r["kanju_estimate_share"])
+                                         for r in mv)
+                print(f"kanju: median moves made where both proved {per_s / 1000:.0f}k/s; "
+                      f"without those for the checks' estimates {rest / 1000:.0f}k/s")
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump(rows, f, ensure_ascii=False, indent=1)

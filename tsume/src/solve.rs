@@ -97,6 +97,8 @@ fn follow_up<'a>(sh: &Shared<'a>, node_limit: u64, deadline: Option<Instant>) ->
         stop: sh.stop,
         done: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
+        moves: AtomicU64::new(0),
+        estimate_moves: AtomicU64::new(0),
         node_limit,
         deadline,
         reason: Mutex::new(None),
@@ -185,6 +187,8 @@ pub(crate) fn solve(
         stop,
         done: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
+        moves: AtomicU64::new(0),
+        estimate_moves: AtomicU64::new(0),
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         deadline: limits.time.map(|t| start + t),
         reason: Mutex::new(None),
@@ -203,6 +207,12 @@ pub(crate) fn solve(
         progress,
     );
     let nodes = sh.nodes.load(Ordering::Relaxed);
+    log::debug!(
+        "proof search: {nodes} nodes, {} moves made ({} to estimate new checks), {:.3} s",
+        sh.moves.load(Ordering::Relaxed),
+        sh.estimate_moves.load(Ordering::Relaxed),
+        start.elapsed().as_secs_f64()
+    );
     let reason = || sh.reason.lock().unwrap_or(UnknownReason::Stopped);
     let Some(root) = run.root else {
         return unknown(reason(), nodes, start.elapsed());

@@ -93,6 +93,8 @@ impl Searcher<'_> {
                         c.pn = pn + churn;
                     } else {
                         let cpos = pos.play(m);
+                        self.moves += 1;
+                        self.estimate_moves += 1;
                         let mut ev = MoveList::new();
                         cpos.evasions(GenMode::All, &mut ev);
                         if ev.is_empty() {
@@ -114,6 +116,7 @@ impl Searcher<'_> {
                     c.flags |= MATE1_TESTED;
                     if self.scratch.leaves.get(c.key, c.hand) != Some(Leaf::NoMate1) {
                         let cpos = pos.play(m);
+                        self.moves += 1;
                         if let Some(mm) = cpos.mate_in_1() {
                             let r = self.mate1_result(&cpos, mm);
                             c.pn = 0;

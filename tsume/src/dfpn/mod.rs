@@ -46,6 +46,10 @@ pub(crate) struct Shared<'a> {
     pub done: AtomicBool,
     /// Nodes of all threads (flushed every `POLL`).
     pub nodes: AtomicU64,
+    /// Moves made on a board by all threads (flushed with `nodes`; see `Searcher::moves`).
+    pub moves: AtomicU64,
+    /// Of `moves`, those made to estimate a new check.
+    pub estimate_moves: AtomicU64,
     /// Node limit.
     pub node_limit: u64,
     /// Time limit.
@@ -170,6 +174,14 @@ pub(crate) struct Searcher<'a> {
     /// Nodes this thread searched.
     pub nodes: u64,
     unflushed: u64,
+    /// Moves this thread made on a board and has not flushed: each descent into a child,
+    /// each new child of a defender node played for its mate in one, and each new check
+    /// played to count its replies. Solvers built on YaneuraOu, KomoringHeights among
+    /// them, count a node per move made; a node here is one visit of `search`, which
+    /// makes several. Only benchmarks read these counts.
+    moves: u64,
+    /// Of `moves`, the new checks played to count their replies (df-pn+'s estimate).
+    estimate_moves: u64,
     /// True once the search must unwind.
     pub aborted: bool,
     /// Threshold growth: the runner-up bound grows by 1/2^eps_shift (the 1+ε trick).
@@ -200,6 +212,8 @@ impl<'a> Searcher<'a> {
             scratch,
             nodes: 0,
             unflushed: 0,
+            moves: 0,
+            estimate_moves: 0,
             aborted: false,
             eps_shift: 2 + (thread as u32 % 2),
             rng: 0x2545_f491_4f6c_dd1d ^ (thread as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
@@ -220,6 +234,10 @@ impl<'a> Searcher<'a> {
         let sh = self.sh;
         let total = sh.nodes.fetch_add(self.unflushed, Ordering::Relaxed) + self.unflushed;
         self.unflushed = 0;
+        sh.moves
+            .fetch_add(std::mem::take(&mut self.moves), Ordering::Relaxed);
+        sh.estimate_moves
+            .fetch_add(std::mem::take(&mut self.estimate_moves), Ordering::Relaxed);
         if sh.done.load(Ordering::Relaxed) {
             self.aborted = true;
             return;
@@ -425,6 +443,7 @@ impl<'a> Searcher<'a> {
             let (cth_pn, cth_dn) = self.child_thresholds(or_node, &s, &c, th_pn, th_dn);
             self.enter(depth, c.mv);
             let cpos = pos.play(c.mv);
+            self.moves += 1;
             if let Some(busy) = busy {
                 busy.enter(c.key, c.hand);
             }
@@ -536,6 +555,8 @@ mod tests {
             stop: &stop,
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            moves: AtomicU64::new(0),
+            estimate_moves: AtomicU64::new(0),
             node_limit,
             deadline: None,
             reason: Mutex::new(None),
@@ -577,6 +598,8 @@ mod tests {
             stop: &stop,
             done: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            moves: AtomicU64::new(0),
+            estimate_moves: AtomicU64::new(0),
             node_limit: 5_000_000,
             deadline: None,
             reason: Mutex::new(None),
