@@ -270,9 +270,9 @@ impl<V: Default> KeyMap<V> {
         }
     }
 
-    /// Which shard holds `key`.
+    /// Which shard holds `key`, from 0 to [`Self::shard_count`] less one.
     #[inline(always)]
-    fn shard_of(&self, key: u64) -> usize {
+    pub fn shard_of(&self, key: u64) -> usize {
         match self.shard_bits {
             0 => 0,
             b => (fibonacci(Shard::<V>::stored_key(key)) >> (64 - b)) as usize,
@@ -293,6 +293,7 @@ impl<V: Default> KeyMap<V> {
     }
 
     /// Entries the map holds at its full size while at most five eighths full.
+    #[cfg(test)]
     pub fn capacity(&self) -> usize {
         self.shards.iter().map(Shard::capacity).sum()
     }
@@ -300,6 +301,17 @@ impl<V: Default> KeyMap<V> {
     /// What [`Shard::capacity`] is for each shard.
     pub fn shard_capacity(&self) -> usize {
         self.shards[0].capacity()
+    }
+
+    /// How many shards the map has.
+    pub fn shard_count(&self) -> usize {
+        self.shards.len()
+    }
+
+    /// Bytes the map's arrays take once grown to their full size.
+    pub fn max_bytes(&self) -> usize {
+        let slots: usize = self.shards.iter().map(|s| s.max_slots).sum();
+        slots * std::mem::size_of::<Slot<V>>()
     }
 
     /// Bytes the map's arrays take now.

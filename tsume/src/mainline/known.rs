@@ -35,6 +35,10 @@ impl Default for KnownSet {
 /// Entries one board may keep; the oldest goes first.
 const KNOWN_PER_BOARD: usize = 16;
 
+/// What the allocator keeps beside each block it hands out (glibc: a 16-byte header,
+/// sizes rounded to 16), counted with a vector's elements.
+const BLOCK_OVERHEAD: usize = 16;
+
 impl KnownSet {
     pub fn as_slice(&self) -> &[Known] {
         match self {
@@ -87,11 +91,30 @@ impl KnownSet {
         }
     }
 
+    /// Drops the entries `keep` refuses, and what their vector no longer needs.
     pub fn retain(&mut self, keep: impl Fn(&Known) -> bool) {
         match self {
             KnownSet::One(k) if !keep(k) => *self = KnownSet::default(),
             KnownSet::One(_) => {}
-            KnownSet::Many(v) => v.retain(keep),
+            KnownSet::Many(v) => {
+                v.retain(keep);
+                if let [k] = v[..] {
+                    *self = KnownSet::One(k);
+                } else {
+                    v.shrink_to_fit();
+                }
+            }
+        }
+    }
+
+    /// Bytes the set takes outside its map's slot: a board with several hands keeps them
+    /// in a vector of its own, which the map's arrays do not count.
+    pub fn heap_bytes(&self) -> usize {
+        match self {
+            KnownSet::Many(v) if v.capacity() > 0 => {
+                v.capacity() * std::mem::size_of::<Known>() + BLOCK_OVERHEAD
+            }
+            _ => 0,
         }
     }
 

@@ -50,16 +50,18 @@ pub(crate) struct MainLine {
     pub cooks: Cooks,
 }
 
-/// The df-pn table's part of a memory budget of `hash_mb` MiB: three quarters. The rest
-/// holds the main-line search's tables, so that the whole solver stays within the budget
-/// (USI_Hash).
+/// The df-pn table's part of a memory budget of `hash_mb` MiB: what the main line's
+/// search does not take (`mainline_bytes`), so that the whole solver stays within the
+/// budget (USI_Hash).
 pub(crate) fn table_mb(hash_mb: usize) -> usize {
-    (hash_mb - hash_mb / 4).max(1)
+    (hash_mb - hash_mb / 4 - hash_mb / 32).max(1)
 }
 
-/// The main-line search's part of a budget of `hash_mb` MiB, in bytes.
+/// The main-line search's part of a budget of `hash_mb` MiB, in bytes: a quarter for its
+/// two maps, whose arrays take a power of two each, and a thirty-second beyond it for
+/// what they keep outside those arrays (`Bounded::new`).
 fn mainline_bytes(hash_mb: usize) -> usize {
-    (hash_mb / 4).max(1).saturating_mul(1 << 20)
+    (hash_mb / 4 + hash_mb / 32).max(1).saturating_mul(1 << 20)
 }
 
 /// Nodes for the test of a walked line's length as the bound (see `refine_here`).

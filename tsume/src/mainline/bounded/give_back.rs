@@ -46,7 +46,7 @@ impl Bounded<'_> {
             self.undecided_futility += 1;
         }
         log::trace!("give-back {} mated: {v:?}", q.to_sfen());
-        if self.give_back.len() >= self.known.capacity() {
+        if self.give_back.len() >= self.give_back_cap {
             self.give_back.clear();
         }
         self.give_back.insert(key, v);

@@ -39,6 +39,13 @@ pub(crate) const INF: u32 = 1 << 30;
 const SETTLED_HERE: i32 = 3;
 /// A bound no mate needs: "disproven at NEVER" means no mate at any length.
 pub(crate) const NEVER: i32 = 1 << 24;
+/// The least each shard of `known` may keep outside its array, and the fewest give-back
+/// verdicts kept, however small the budget.
+const MIN_HEAP_PER_SHARD: usize = 1 << 16;
+const MIN_GIVE_BACK: usize = 1 << 10;
+/// Bytes a give-back verdict may take in its hash map: 17 a bucket, at most half the
+/// buckets in use just after the map has grown.
+const GIVE_BACK_ENTRY_BYTES: usize = 40;
 
 /// What one node asks.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -158,6 +165,13 @@ pub(crate) struct Bounded<'a> {
     /// table has half the memory budget).
     work_cap: usize,
     known_cap: usize,
+    /// Bytes each shard of `known` keeps outside the map's arrays, in the vectors of its
+    /// boards with several hands, and the most it may keep before garbage is collected in
+    /// it (see [`Self::new`]).
+    known_heap: Vec<usize>,
+    known_heap_cap: usize,
+    /// Verdicts `give_back` holds at most; past it the record starts again.
+    give_back_cap: usize,
     /// The current search ran out of time, nodes or was stopped.
     pub aborted: bool,
     /// The root's proof and disproof numbers when the last search ran out of its limits.
@@ -197,11 +211,20 @@ impl<'a> Bounded<'a> {
     ) -> Bounded<'a> {
         let known = KeyMap::with_budget(memory_bytes / 2);
         let work = KeyMap::with_budget(memory_bytes / 2);
+        // The maps' arrays are powers of two, so the budget keeps a remainder beside them
+        // (the main line is given one on purpose, `mainline_bytes`): three quarters for
+        // the vectors of boards with several hands, a quarter for the give-back verdicts.
+        let outside = memory_bytes.saturating_sub(known.max_bytes() + work.max_bytes());
+        let known_heap_cap = (outside / 4 * 3 / known.shard_count()).max(MIN_HEAP_PER_SHARD);
+        let give_back_cap = (outside / 4 / GIVE_BACK_ENTRY_BYTES).max(MIN_GIVE_BACK);
         Bounded {
             attacker,
             check_mode,
             known_cap: known.shard_capacity(),
             work_cap: work.shard_capacity(),
+            known_heap: vec![0; known.shard_count()],
+            known_heap_cap,
+            give_back_cap,
             known,
             work,
             base: None,
@@ -223,9 +246,12 @@ impl<'a> Bounded<'a> {
         }
     }
 
-    /// Bytes this search's tables take now.
+    /// Bytes this search's tables take now, with what they keep outside their arrays.
     pub fn memory_used(&self) -> usize {
-        self.known.bytes() + self.work.bytes()
+        self.known.bytes()
+            + self.work.bytes()
+            + self.known_heap.iter().sum::<usize>()
+            + self.give_back.capacity() * GIVE_BACK_ENTRY_BYTES / 2
     }
 
     /// Reads `base`'s tables (its proofs, open nodes and give-back verdicts) from now on
