@@ -87,6 +87,7 @@ fn solve_accepts_the_words_of_an_sfen_and_prefixes() {
     assert!(v["cooks_undecided"].is_array());
     // Every ply of the line was looked at for cooks.
     assert_eq!(v["cooks_checked_plies"], 3);
+    assert_eq!(v["cooks_checked_last_plies"], 0);
     assert!(v["nodes"].as_u64().is_some() && v["nps"].as_u64().is_some());
 
     let o = kanju(&[

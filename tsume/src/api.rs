@@ -171,6 +171,10 @@ pub struct Solution {
     /// The plies of the main line whose alternatives the cook search looked at: all of
     /// them (the line's length) unless its time ran out, and 0 without a main line.
     pub cooks_checked_plies: usize,
+    /// When `cooks_checked_plies` falls short of the line: the plies at its end whose
+    /// alternatives were looked at too (with several threads, searches work up from the
+    /// end while the first works down); 0 otherwise.
+    pub cooks_checked_last_plies: usize,
     /// Pieces the attacker still holds at the end of the main line (駒余り).
     pub spare_pieces: Hand,
     /// Nodes searched.

@@ -125,12 +125,11 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
                     "info string cook check: {more} more alternatives were not settled"
                 ));
             }
-            match sol.cooks_checked_plies {
-                n if n >= pv.len() => {}
-                0 => out.push("info string note: cooks were not looked for".into()),
-                n => out.push(format!(
-                    "info string note: cooks were looked for in the first {n} of {} plies only",
-                    pv.len()
+            match cooks_coverage(sol, pv.len()) {
+                Coverage::Whole => {}
+                Coverage::None => out.push("info string note: cooks were not looked for".into()),
+                Coverage::Part(plies) => out.push(format!(
+                    "info string note: cooks were looked for in {plies} only"
                 )),
             }
             if !sol.spare_pieces.is_empty() {
@@ -215,6 +214,27 @@ pub fn forced_answer(best: Option<&[Move]>, game: bool, defends: bool) -> Vec<St
     }
 }
 
+/// How much of a main line the search for cooks looked at.
+pub(crate) enum Coverage {
+    Whole,
+    None,
+    /// Which plies, in words: "the first 66 and the last 20 of 117 plies".
+    Part(String),
+}
+
+/// What `sol`'s search for cooks covered of its line of `len` plies: the first plies,
+/// and with several threads the last ones too (the other searches work up from the end).
+pub(crate) fn cooks_coverage(sol: &Solution, len: usize) -> Coverage {
+    let (first, last) = (sol.cooks_checked_plies, sol.cooks_checked_last_plies);
+    match (first, last) {
+        (f, _) if f >= len => Coverage::Whole,
+        (0, 0) => Coverage::None,
+        (f, 0) => Coverage::Part(format!("the first {f} of {len} plies")),
+        (0, l) => Coverage::Part(format!("the last {l} of {len} plies")),
+        (f, l) => Coverage::Part(format!("the first {f} and the last {l} of {len} plies")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +264,7 @@ mod tests {
             cooks: vec![cook("1f5b")],
             cooks_undecided: vec![cook("S*4b")],
             cooks_checked_plies: checked,
+            cooks_checked_last_plies: 0,
             spare_pieces: Hand::EMPTY,
             nodes: 100,
             elapsed: Duration::from_millis(10),
@@ -278,6 +299,15 @@ mod tests {
         assert!(closing_info(&sol, false)
             .iter()
             .any(|l| l == "info string note: cooks were not looked for"));
+        // Two searches cut by the deadline, one from each end of the line.
+        let (_, mut sol) = solution(1);
+        sol.cooks_checked_last_plies = 1;
+        assert!(closing_info(&sol, false).iter().any(|l| l
+            == "info string note: cooks were looked for in the first 1 and the last 1 of 3 plies only"));
+        sol.cooks_checked_plies = 0;
+        assert!(closing_info(&sol, false)
+            .iter()
+            .any(|l| l == "info string note: cooks were looked for in the last 1 of 3 plies only"));
         // Past UNDECIDED_LISTED the rest are counted, not listed.
         let (_, mut sol) = solution(3);
         let one = sol.cooks_undecided[0].clone();

@@ -35,6 +35,9 @@ pub(crate) struct Cooks {
     /// The plies of the line whose alternatives were all looked at: the line's length
     /// unless the deadline came first.
     pub checked_plies: usize,
+    /// When the deadline left a gap, the plies at the line's end whose alternatives were
+    /// all looked at too (the searches after the first work up from the end); else 0.
+    pub checked_last_plies: usize,
 }
 
 /// What became of one alternative.
@@ -146,14 +149,10 @@ fn find_with(
         deadline,
         nodes,
     );
-    // The line is checked up to the first alternative left unsearched.
-    let checked_plies = alternatives
-        .iter()
-        .zip(&verdicts)
-        .find(|(_, v)| v.is_none())
-        .map_or(line.len(), |(c, _)| c.ply);
+    let (checked_plies, checked_last_plies) = checked_ends(&alternatives, &verdicts, line.len());
     let mut cooks = Cooks {
         checked_plies,
+        checked_last_plies,
         ..Cooks::default()
     };
     for (cook, v) in alternatives.into_iter().zip(verdicts) {
@@ -164,6 +163,20 @@ fn find_with(
         }
     }
     cooks
+}
+
+/// The plies at the start and at the end of a line of `len` plies whose `alternatives`
+/// all have a verdict. The searches take the alternatives from both ends, so those left
+/// without one are a run in the middle; the end's count is 0 when nothing past that run
+/// was searched, and the start's is `len` when nothing was left.
+fn checked_ends(alternatives: &[Cook], verdicts: &[Option<Verdict>], len: usize) -> (usize, usize) {
+    let Some(first) = verdicts.iter().position(Option::is_none) else {
+        return (len, 0);
+    };
+    let last = verdicts.iter().rposition(Option::is_none).unwrap_or(first);
+    let gap_end = alternatives[last].ply;
+    let after = alternatives[last..].iter().find(|c| c.ply > gap_end);
+    (alternatives[first].ply, after.map_or(0, |c| len - c.ply))
 }
 
 /// Searches `alternatives` (in the line's order, played from `positions`, along a line
@@ -275,6 +288,45 @@ mod tests {
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 24);
         let line = parse_line(&pos, line);
         find_with(&mut [&mut b], &pos, &line, deadline, nodes)
+    }
+
+    /// A deadline that strikes while one search works down the line and another up it
+    /// leaves a run of alternatives in the middle unsearched: the plies before and after
+    /// it are reported as checked. A ply only partly searched counts as not checked.
+    #[test]
+    fn the_plies_checked_are_counted_from_both_ends() {
+        let pos = Position::from_sfen(ZUKO_77).unwrap();
+        let line = parse_line(&pos, ZUKO_77_LINE);
+        let cook = |ply: usize| Cook {
+            ply,
+            main: line[ply],
+            alternative: line[ply],
+        };
+        let alternatives: Vec<Cook> = [0, 0, 2, 4, 4, 6, 8, 10, 12, 16, 18]
+            .into_iter()
+            .map(cook)
+            .collect();
+        let done = Some(Verdict::Refuted);
+        let verdicts = |gap: std::ops::Range<usize>| -> Vec<Option<Verdict>> {
+            (0..alternatives.len())
+                .map(|i| if gap.contains(&i) { None } else { done })
+                .collect()
+        };
+        let ends = |gap| checked_ends(&alternatives, &verdicts(gap), 19);
+        assert_eq!(ends(0..0), (19, 0), "all searched");
+        assert_eq!(
+            ends(4..7),
+            (4, 9),
+            "plies 4 to 8 left: 0-3 and 10-18 checked"
+        );
+        assert_eq!(
+            ends(4..5),
+            (4, 13),
+            "ply 4 half searched: 0-3 and 6-18 checked"
+        );
+        assert_eq!(ends(7..11), (10, 0), "one search only, down from the root");
+        assert_eq!(ends(0..11), (0, 0), "nothing searched");
+        assert_eq!(ends(0..9), (0, 3), "the other search's part only");
     }
 
     #[test]

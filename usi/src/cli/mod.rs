@@ -72,8 +72,9 @@ SOLVE:
     JSON fields: line, name, sfen, expected_plies, result (mate | nomate | unknown |
     error), moves, kifu, length, length_exact, cooks [{ply, main, alternative,
     main_kifu, alternative_kifu}], cooks_undecided (the same, for alternatives not
-    settled within their node budget), cooks_checked_plies, spare_pieces, reason, error,
-    nodes, time_ms, nps.
+    settled within their node budget), cooks_checked_plies and cooks_checked_last_plies
+    (the plies from the start, and when a deadline left a gap from the end, whose
+    alternatives were all looked at), spare_pieces, reason, error, nodes, time_ms, nps.
 
 PERFT:
     kanju perft 3                  leaf count of the legal move tree from the start

@@ -187,6 +187,10 @@ pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
                     o.put_objs("cooks", &objs(cooks(s)));
                     o.put_objs("cooks_undecided", &objs(undecided_cooks(s)));
                     o.put("cooks_checked_plies", s.sol.cooks_checked_plies as u64);
+                    o.put(
+                        "cooks_checked_last_plies",
+                        s.sol.cooks_checked_last_plies as u64,
+                    );
                     o.put("spare_pieces", notation::hand_sfen(s.sol.spare_pieces));
                 }
                 Outcome::NoMate => {}
@@ -236,7 +240,6 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
             out.push(format!("length:    {} plies", line.len()));
             let cs = cooks(s);
             let undecided = undecided_cooks(s);
-            let complete = s.sol.cooks_checked_plies >= line.len();
             if cs.is_empty() {
                 out.push("余詰:      none found".to_string());
             }
@@ -258,12 +261,12 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
                     "余詰:      {more} more alternatives not settled (all are in the JSON)"
                 ));
             }
-            if !complete {
-                out.push(format!(
-                    "余詰:      looked for in the first {} of {} plies only",
-                    s.sol.cooks_checked_plies,
-                    line.len()
-                ));
+            match report::cooks_coverage(&s.sol, line.len()) {
+                report::Coverage::Whole => {}
+                report::Coverage::None => out.push("余詰:      not looked for".to_string()),
+                report::Coverage::Part(plies) => {
+                    out.push(format!("余詰:      looked for in {plies} only"))
+                }
             }
             out.push(format!("駒余り:    {}", notation::hand(s.sol.spare_pieces)));
         }
