@@ -50,13 +50,7 @@ def proof(kanju, sfen, threads, hash_mb, time, main_line=False, default_rules=Fa
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("builds", nargs="+")
-    ap.add_argument("--names", required=True, help="comma-separated problem names")
-    ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--hash", type=int, default=2048)
-    ap.add_argument("--time", default="120s")
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--file", default=str(problemfile.EDO))
+    problemfile.add_build_comparison(ap, threads=1, hash_mb=2048, time="120s", repeat=3)
     ap.add_argument("--main-line", action="store_true", help="time the whole solve")
     ap.add_argument("--default-rules", action="store_true",
                     help="with --main-line: Kanju's default rules, not the classical ones")

@@ -42,13 +42,7 @@ def solve(kanju, sfen, threads, hash_mb, time):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("builds", nargs="+")
-    ap.add_argument("--names", required=True, help="comma-separated problem names")
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--hash", type=int, default=1024)
-    ap.add_argument("--time", default="60s")
-    ap.add_argument("--repeat", type=int, default=2)
-    ap.add_argument("--file", default=str(problemfile.EDO))
+    problemfile.add_build_comparison(ap, threads=2, hash_mb=1024, time="60s", repeat=2)
     a = ap.parse_args()
     problems = problemfile.by_name(a.file)
     names = a.names.split(",")

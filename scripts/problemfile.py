@@ -17,6 +17,19 @@ def add_file_and_engine(ap):
     ap.add_argument("--kanju", default=str(KANJU))
 
 
+def add_build_comparison(ap, threads, hash_mb, time, repeat):
+    """The options of a script that runs builds against each other on named problems:
+    the builds, --names, --threads, --hash, --time, --repeat and --file, with the
+    script's own defaults."""
+    ap.add_argument("builds", nargs="+")
+    ap.add_argument("--names", required=True, help="comma-separated problem names")
+    ap.add_argument("--threads", type=int, default=threads)
+    ap.add_argument("--hash", type=int, default=hash_mb)
+    ap.add_argument("--time", default=time)
+    ap.add_argument("--repeat", type=int, default=repeat)
+    ap.add_argument("--file", default=str(EDO))
+
+
 def read(path):
     """The records of a JSON Lines problem file, in order."""
     with open(path, encoding="utf-8") as f:
