@@ -352,8 +352,8 @@ mod tests {
     }
 
     /// A board proven or disproven with several attacker hands keeps them in a vector
-    /// outside the map's array. Those vectors are counted, and once a shard's pass its
-    /// share garbage is collected in it, disproofs first: so the main line's search stays
+    /// outside the map's array. Those vectors are counted, and once a shard's vectors pass
+    /// their share garbage is collected in it, disproofs first: so the main line's search stays
     /// within its part of USI_Hash. (Zuko 99's main line, 256 MiB: 129 000 of 567 000
     /// boards had several hands, 9 MB outside arrays of 32 MiB, before they were counted.)
     #[test]
