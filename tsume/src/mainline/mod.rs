@@ -23,6 +23,8 @@ mod tail;
 mod test_data;
 mod verify;
 
+#[cfg(test)]
+pub(crate) use bounded::GIVE_BACK_NODES;
 pub(crate) use budget::NodeBudget;
 pub(crate) use cooks::Cooks;
 
@@ -513,11 +515,14 @@ fn refine_here(
         line = shortened(&mut b, root, line, share(deadline, 0.5), started);
     }
     dbg_line!(
-        "mainline: line {} exact {exact} ({:?}, {} nodes, {} futility tests undecided)",
+        "mainline: line {} exact {exact} ({:?}, {} nodes, {} futility tests undecided, \
+         {} give-back searches here in {:?})",
         line.len(),
         started.elapsed(),
         b.nodes,
-        b.undecided_futility
+        b.undecided_futility,
+        b.give_back_searches,
+        b.give_back_time
     );
     // 4. Nothing leaves unverified.
     // A line found within the node budget is verified even when the budget is spent: its

@@ -11,7 +11,8 @@ use kanju_engine::Position;
 /// positions that are not mated, which df-pn cannot disprove in a few thousand nodes, and
 /// a problem can meet thousands of them, so the budget is time. The Zuko 69 variation of
 /// `a_drop_is_futile_when_the_give_back_position_is_mated_at_any_length`, a 10-ply mate
-/// on an empty table, needs 2,000.
+/// on an empty table, needs 2,000. A search that does not lean towards a mate after a
+/// third of them stops there (`solve::LEAN_PN`).
 pub(crate) const GIVE_BACK_NODES: u64 = 3_000;
 
 impl Bounded<'_> {
@@ -39,8 +40,13 @@ impl Bounded<'_> {
         }
         let ahead = self.ahead.and_then(|a| a.verdict(key));
         let v = ahead.unwrap_or_else(|| {
-            self.mate_search
-                .and_then(|f| f(q, self.deadline, GIVE_BACK_NODES))
+            let t = std::time::Instant::now();
+            let v = self
+                .mate_search
+                .and_then(|f| f(q, self.deadline, GIVE_BACK_NODES));
+            self.give_back_searches += 1;
+            self.give_back_time += t.elapsed();
+            v
         });
         if v.is_none() {
             self.undecided_futility += 1;

@@ -161,6 +161,10 @@ pub(crate) struct Bounded<'a> {
     /// Futility tests the mate search left undecided, for the debug log: those drops
     /// counted as effective (docs/rules.md).
     pub undecided_futility: u64,
+    /// Give-back positions searched by df-pn on this thread, and the time they took, for
+    /// the debug log.
+    pub give_back_searches: u64,
+    pub give_back_time: std::time::Duration,
     /// Entries each shard of a table may hold before garbage is collected in it (each
     /// table has half the memory budget).
     work_cap: usize,
@@ -236,6 +240,8 @@ impl<'a> Bounded<'a> {
             mate_search: None,
             give_back: Map::default(),
             undecided_futility: 0,
+            give_back_searches: 0,
+            give_back_time: std::time::Duration::ZERO,
             aborted: false,
             last_open: None,
             spare_lists: Vec::new(),
