@@ -19,23 +19,60 @@ impl Bounded<'_> {
     /// Whether the tables already say that the give-back position `q` of a futility test
     /// is mated at some length: the df-pn table's verdict, or a proof in this search's.
     /// Always `None` under the same-length rule.
-    pub(super) fn give_back_known(&self, q: &Position) -> Option<bool> {
+    ///
+    /// A verdict of mated is kept with the searched ones, and a kept one is answered
+    /// first: the tables that gave it may lose it to garbage collection, and a search
+    /// with a node budget may not find the mate again. A proof of the bounded search that
+    /// rests on a futile drop must stay a proof, or the walk that follows it finds no
+    /// mate where the search proved one: Muso 31 at 32 MiB (with a variant of the
+    /// give-back searches that stopped some of them early) proved "mate within 17", and
+    /// the walk then found every check disproven within 16 and printed the df-pn line's
+    /// 37 plies.
+    pub(super) fn give_back_known(&mut self, q: &Position) -> Option<bool> {
         self.mate_search?;
-        match self.hints.hint(q) {
+        let key = q.key();
+        if self.kept_give_back(key) == Some(Some(true)) {
+            return Some(true);
+        }
+        let v = match self.hints.hint(q) {
             Hint::Mated(_) => Some(true),
             Hint::NoMate => Some(false),
             Hint::Unknown if self.proven_len(q).is_some() => Some(true),
             Hint::Unknown if self.disproven_bound(q) >= NEVER => Some(false),
             Hint::Unknown => None,
+        };
+        if v == Some(true) {
+            self.keep_give_back(key, v);
         }
+        v
+    }
+
+    /// The verdict kept for the give-back position with full key `key`, in this search's
+    /// record or its base's.
+    fn kept_give_back(&self, key: u64) -> Option<Option<bool>> {
+        let known = self.give_back.get(&key);
+        known
+            .or_else(|| self.base.and_then(|b| b.give_back.get(&key)))
+            .copied()
+    }
+
+    /// Keeps a verdict. Past the cap the record starts again, but for the mated verdicts
+    /// (see [`Self::give_back_known`]) while they fill no more than half of it.
+    fn keep_give_back(&mut self, key: u64, v: Option<bool>) {
+        if self.give_back.len() >= self.give_back_cap {
+            self.give_back.retain(|_, v| *v == Some(true));
+            if self.give_back.len() >= self.give_back_cap / 2 {
+                self.give_back.clear();
+            }
+        }
+        self.give_back.insert(key, v);
     }
 
     /// Whether `q` is mated at any length, by a df-pn search with a node budget; `None`
     /// when it stays undecided (counted in `undecided_futility`).
     pub(super) fn give_back_searched(&mut self, q: &Position) -> Option<bool> {
         let key = q.key();
-        let known = self.give_back.get(&key);
-        if let Some(&v) = known.or_else(|| self.base.and_then(|b| b.give_back.get(&key))) {
+        if let Some(v) = self.kept_give_back(key) {
             return v;
         }
         let ahead = self.ahead.and_then(|a| a.verdict(key));
@@ -52,10 +89,7 @@ impl Bounded<'_> {
             self.undecided_futility += 1;
         }
         log::trace!("give-back {} mated: {v:?}", q.to_sfen());
-        if self.give_back.len() >= self.give_back_cap {
-            self.give_back.clear();
-        }
-        self.give_back.insert(key, v);
+        self.keep_give_back(key, v);
         v
     }
 
@@ -68,7 +102,7 @@ impl Bounded<'_> {
     }
 
     /// A futility test's node valued by the tables' verdicts alone, if they have one.
-    pub(super) fn give_back_initial(&self, q: &Position, s: &Spot) -> Option<Val> {
+    pub(super) fn give_back_initial(&mut self, q: &Position, s: &Spot) -> Option<Val> {
         if !self.any_length(s.n) {
             return None;
         }
@@ -105,5 +139,51 @@ impl Bounded<'_> {
             true => Some(true),
             false => Some(self.any_length(m) && self.give_back_searched(&q) == Some(true)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mainline::solver::MateSearch;
+    use kanju_engine::{Color, GenMode};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    use std::time::Instant;
+
+    /// A verdict of mated outlives the table that gave it, and the record's cap: the
+    /// df-pn table says the give-back position is mated, then loses it, and a search
+    /// with a budget no longer finds the mate. The drop must stay futile for the proofs
+    /// that counted it so.
+    #[test]
+    fn a_mated_give_back_position_stays_mated() {
+        let q = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 w G2r2b3g4s4n4l17p 1").unwrap();
+        let forgotten = AtomicBool::new(false);
+        let hints = |p: &Position| {
+            if p.key() == q.key() && !forgotten.load(Ordering::Relaxed) {
+                Hint::Mated(3)
+            } else {
+                Hint::Unknown
+            }
+        };
+        let searches = AtomicU32::new(0);
+        let search = |_: &Position, _: Option<Instant>, _: u64| {
+            searches.fetch_add(1, Ordering::Relaxed);
+            None
+        };
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 20);
+        b.set_mate_search(&search as MateSearch);
+        assert_eq!(b.give_back_known(&q), Some(true));
+        forgotten.store(true, Ordering::Relaxed);
+        assert_eq!(b.give_back_known(&q), Some(true));
+        assert_eq!(b.give_back_searched(&q), Some(true));
+        assert_eq!(searches.load(Ordering::Relaxed), 0);
+        // A full record keeps it too, and drops the rest.
+        b.give_back_cap = 4;
+        for i in 0..4u64 {
+            b.keep_give_back(i + 1, None);
+        }
+        assert_eq!(b.give_back_known(&q), Some(true));
+        assert_eq!(b.kept_give_back(1), None);
     }
 }
