@@ -415,7 +415,6 @@ pub(crate) fn solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::path::PathSet;
 
     /// One table may serve a search for either side, with or without the non-promotions:
     /// an entry of one must never be read as the other's, where the attacker's hand and a
@@ -445,22 +444,7 @@ mod tests {
         let table = Table::new(16);
         table.new_search();
         let stop = AtomicBool::new(false);
-        let sh = Shared {
-            table: &table,
-            stop: &stop,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            moves: AtomicU64::new(0),
-            estimate_moves: AtomicU64::new(0),
-            node_limit: u64::MAX,
-            deadline: None,
-            reason: Mutex::new(None),
-            attacker: Color::Black,
-            salt: 0,
-            check_mode: GenMode::All,
-            max_depth: PathSet::CAPACITY as u16 - 4,
-            busy: None,
-        };
+        let sh = Shared::for_test(&table, &stop, GenMode::All, u64::MAX, None);
         let budget = NodeBudget::new(None);
         let nodes = crate::mainline::GIVE_BACK_NODES;
         let v = mated_at_any_length(&sh, &budget, &pos, None, nodes);

@@ -96,6 +96,36 @@ impl<'a> Shared<'a> {
     }
 }
 
+#[cfg(test)]
+impl<'a> Shared<'a> {
+    /// What a test's searchers share: Black attacking, no deadline, no salt, the longest
+    /// paths the path set holds.
+    pub(crate) fn for_test(
+        table: &'a Table,
+        stop: &'a AtomicBool,
+        check_mode: GenMode,
+        node_limit: u64,
+        busy: Option<&'a Busy>,
+    ) -> Shared<'a> {
+        Shared {
+            table,
+            stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            moves: AtomicU64::new(0),
+            estimate_moves: AtomicU64::new(0),
+            node_limit,
+            deadline: None,
+            reason: Mutex::new(None),
+            attacker: Color::Black,
+            salt: 0,
+            check_mode,
+            max_depth: PathSet::CAPACITY as u16 - 4,
+            busy,
+        }
+    }
+}
+
 /// A node's result, as returned to its parent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Res {
@@ -541,7 +571,6 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::path::PathSet;
 
     /// Searches `sfen` (Black attacking) on one thread with the noise of `thread`, an
     /// empty table and a node limit. Returns the root's result and the nodes.
@@ -550,22 +579,7 @@ mod tests {
         let table = Table::new(256);
         table.new_search();
         let stop = AtomicBool::new(false);
-        let sh = Shared {
-            table: &table,
-            stop: &stop,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            moves: AtomicU64::new(0),
-            estimate_moves: AtomicU64::new(0),
-            node_limit,
-            deadline: None,
-            reason: Mutex::new(None),
-            attacker: Color::Black,
-            salt: 0,
-            check_mode,
-            max_depth: PathSet::CAPACITY as u16 - 4,
-            busy: None,
-        };
+        let sh = Shared::for_test(&table, &stop, check_mode, node_limit, None);
         std::thread::scope(|s| {
             std::thread::Builder::new()
                 .stack_size(crate::threads::STACK_BYTES)
@@ -593,22 +607,7 @@ mod tests {
         table.new_search();
         let stop = AtomicBool::new(false);
         let busy = Busy::new();
-        let sh = Shared {
-            table: &table,
-            stop: &stop,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            moves: AtomicU64::new(0),
-            estimate_moves: AtomicU64::new(0),
-            node_limit: 5_000_000,
-            deadline: None,
-            reason: Mutex::new(None),
-            attacker: Color::Black,
-            salt: 0,
-            check_mode: GenMode::All,
-            max_depth: PathSet::CAPACITY as u16 - 4,
-            busy: Some(&busy),
-        };
+        let sh = Shared::for_test(&table, &stop, GenMode::All, 5_000_000, Some(&busy));
         let proven = std::thread::scope(|s| {
             let searchers: Vec<_> = (0..2)
                 .map(|t| {
