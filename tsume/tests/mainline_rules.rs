@@ -338,3 +338,17 @@ fn a_drop_the_walk_cannot_settle_does_not_end_it() {
     assert_eq!(line.len(), 69, "{:?}", usi(&line));
     assert!(s.spare_pieces.is_empty());
 }
+
+/// A small table loses proofs that the walk then has to rebuild, and a test that runs
+/// out of its nodes at a node the walk must pass used to end the whole walk: Shogi Muso
+/// 89 (69 plies) at 16 MiB printed a 19-ply line from the tables, not exact, after 5 s
+/// of a 20 s limit, every root check's test having run out. Such tests are now searched
+/// again without a node limit, within the walk's time, and the main line is found.
+#[test]
+fn the_walk_rebuilds_proofs_a_small_table_lost() {
+    const MUSO_89: &str =
+        "3S1+N3/p5pll/4p3n/4s4/+pS5n1/2+bp2P1N/+R1S3B2/R1+p1P2p1/2k2P2P b 3P4g2l4p 1";
+    let (line, s) = solve_with(MUSO_89, SpareRule::Classical, 16);
+    assert_eq!(line.len(), 69, "{}", usi(&line).join(" "));
+    assert!(s.length_exact);
+}

@@ -153,6 +153,14 @@ impl<'s, 'a> Chooser<'s, 'a> {
         self.b.within(pos, n)
     }
 
+    /// [`Self::mates_within`] with no node limit: until the deadline.
+    fn mates_within_unlimited(&mut self, pos: &Position, n: i32) -> Option<bool> {
+        let budget = self.test_nodes.take();
+        let r = self.mates_within(pos, n);
+        self.test_nodes = budget;
+        r
+    }
+
     /// [`Self::mates_within`] with the node budget divided by `2^shift`.
     fn mates_within_reduced(&mut self, pos: &Position, n: i32, shift: u32) -> Option<bool> {
         let full = self.test_nodes;
@@ -206,8 +214,26 @@ impl<'s, 'a> Chooser<'s, 'a> {
             })
             .collect();
         moves.sort_by_key(|&(_, known)| !known);
+        // Each check with whether its test may search without a node limit.
+        let mut queue: Vec<(Move, bool)> = moves.into_iter().map(|(m, _)| (m, false)).collect();
+        let mut ran_out = Vec::new();
         let mut first: Option<Choice> = None;
-        for (m, _) in moves {
+        let mut i = 0;
+        loop {
+            if i == queue.len() {
+                // The node is proven within r, so some check mates within r - 1. Where
+                // every test that could show one ran out of nodes, the tables lost the
+                // proof (a small USI_Hash), and the walk cannot go on without a mate: those
+                // checks are searched again without a node limit, until one mates or the
+                // deadline passes. Muso 89 at 16 MiB, whose root checks all ran out, used to
+                // print 19 plies from the tables instead of its 69.
+                if first.is_some() || ran_out.is_empty() {
+                    break;
+                }
+                queue.extend(ran_out.drain(..).map(|m| (m, true)));
+            }
+            let (m, unlimited) = queue[i];
+            i += 1;
             let child = pos.play(m);
             // Once a mate is in hand, the others are only compared for spare pieces. In a
             // sound problem the attacker's mate is unique but near the end, so a check the
@@ -220,7 +246,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
             // subtree (Zuko 99 from 121, whose mate is 117: its endings hundreds of times).
             let bound = first.map_or(r - 1, |f| (f.len - 1).min(r - 1));
             let known = self.b.proven_len(&child).is_some_and(|l| l <= bound);
-            let found = if first.is_some() && !known {
+            let found = if unlimited && first.is_none() {
+                self.mates_within_unlimited(&child, bound)
+            } else if first.is_some() && !known {
                 self.mates_within_reduced(&child, bound, 6)
             } else {
                 self.mates_within(&child, bound)
@@ -229,7 +257,12 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 Some(true) => {}
                 Some(false) => continue,
                 None if self.past_deadline() => return None,
-                None => continue,
+                None => {
+                    if first.is_none() {
+                        ran_out.push(m);
+                    }
+                    continue;
+                }
             }
             let sub = self.walk_move(&child, m, bound)?;
             let c = Choice {
