@@ -153,21 +153,18 @@ impl<'s, 'a> Chooser<'s, 'a> {
         self.b.within(pos, n)
     }
 
-    /// [`Self::mates_within`] with no node limit: until the deadline.
-    fn mates_within_unlimited(&mut self, pos: &Position, n: i32) -> Option<bool> {
-        let budget = self.test_nodes.take();
+    /// [`Self::mates_within`] with `nodes` for this test (`None`: until the deadline).
+    fn mates_within_nodes(&mut self, pos: &Position, n: i32, nodes: Option<u64>) -> Option<bool> {
+        let full = std::mem::replace(&mut self.test_nodes, nodes);
         let r = self.mates_within(pos, n);
-        self.test_nodes = budget;
+        self.test_nodes = full;
         r
     }
 
     /// [`Self::mates_within`] with the node budget divided by `2^shift`.
     fn mates_within_reduced(&mut self, pos: &Position, n: i32, shift: u32) -> Option<bool> {
-        let full = self.test_nodes;
-        self.test_nodes = full.map(|t| (t >> shift).max(1));
-        let r = self.mates_within(pos, n);
-        self.test_nodes = full;
-        r
+        let reduced = self.test_nodes.map(|t| (t >> shift).max(1));
+        self.mates_within_nodes(pos, n, reduced)
     }
 
     /// Mate within `n` from `pos` as the tables already say, if they do.
@@ -214,74 +211,72 @@ impl<'s, 'a> Chooser<'s, 'a> {
             })
             .collect();
         moves.sort_by_key(|&(_, known)| !known);
-        // Each check with whether its test may search without a node limit.
-        let mut queue: Vec<(Move, bool)> = moves.into_iter().map(|(m, _)| (m, false)).collect();
-        let mut ran_out = Vec::new();
+        let mut checks: Vec<Move> = moves.into_iter().map(|(m, _)| m).collect();
         let mut first: Option<Choice> = None;
-        let mut i = 0;
-        loop {
-            if i == queue.len() {
-                // The node is proven within r, so some check mates within r - 1. Where
-                // every test that could show one ran out of nodes, the tables lost the
-                // proof (a small USI_Hash), and the walk cannot go on without a mate: those
-                // checks are searched again without a node limit, until one mates or the
-                // deadline passes. Muso 89 at 16 MiB, whose root checks all ran out, used to
-                // print 19 plies from the tables instead of its 69.
-                if first.is_some() || ran_out.is_empty() {
-                    break;
-                }
-                queue.extend(ran_out.drain(..).map(|m| (m, true)));
-            }
-            let (m, unlimited) = queue[i];
-            i += 1;
-            let child = pos.play(m);
-            // Once a mate is in hand, the others are only compared for spare pieces. In a
-            // sound problem the attacker's mate is unique but near the end, so a check the
-            // table does not already prove gets a small search: short mates still show,
-            // and the walk does not spend a full test on every check of every node.
-            //
-            // The attacker mates shortest, so a check is compared only if it mates no later
-            // than the first mate in hand; from a loose bound, a longer one is a detour,
-            // and walking it for its spare pieces walked the whole of each detour's
-            // subtree (Zuko 99 from 121, whose mate is 117: its endings hundreds of times).
-            let bound = first.map_or(r - 1, |f| (f.len - 1).min(r - 1));
-            let known = self.b.proven_len(&child).is_some_and(|l| l <= bound);
-            let found = if unlimited && first.is_none() {
-                self.mates_within_unlimited(&child, bound)
-            } else if first.is_some() && !known {
-                self.mates_within_reduced(&child, bound, 6)
-            } else {
-                self.mates_within(&child, bound)
-            };
-            match found {
-                Some(true) => {}
-                Some(false) => continue,
-                None if self.past_deadline() => return None,
-                None => {
-                    if first.is_none() {
-                        ran_out.push(m);
+        // The node is proven within r, so some check mates within r - 1. Where every test
+        // that could show one ran out of nodes, the tables lost the proof (a small
+        // USI_Hash), and the walk cannot go on without a mate: a second pass searches
+        // those checks again without a node limit, until one mates or the deadline
+        // passes. Muso 89 at 16 MiB, whose root checks all ran out, used to print 19 plies
+        // from the tables instead of its 69.
+        for unlimited in [false, true] {
+            let mut ran_out = Vec::new();
+            for m in checks {
+                let child = pos.play(m);
+                // Once a mate is in hand, the others are only compared for spare pieces. In
+                // a sound problem the attacker's mate is unique but near the end, so a check
+                // the table does not already prove gets a small search: short mates still
+                // show, and the walk does not spend a full test on every check of every
+                // node.
+                //
+                // The attacker mates shortest, so a check is compared only if it mates no
+                // later than the first mate in hand; from a loose bound, a longer one is a
+                // detour, and walking it for its spare pieces walked the whole of each
+                // detour's subtree (Zuko 99 from 121, whose mate is 117: its endings
+                // hundreds of times).
+                let bound = first.map_or(r - 1, |f| (f.len - 1).min(r - 1));
+                let known = self.b.proven_len(&child).is_some_and(|l| l <= bound);
+                let found = if first.is_some() && !known {
+                    self.mates_within_reduced(&child, bound, 6)
+                } else if unlimited {
+                    self.mates_within_nodes(&child, bound, None)
+                } else {
+                    self.mates_within(&child, bound)
+                };
+                match found {
+                    Some(true) => {}
+                    Some(false) => continue,
+                    None if self.past_deadline() => return None,
+                    None => {
+                        if first.is_none() {
+                            ran_out.push(m);
+                        }
+                        continue;
                     }
-                    continue;
+                }
+                let sub = self.walk_move(&child, m, bound)?;
+                let c = Choice {
+                    mv: Some(m),
+                    child_r: bound,
+                    spare: sub.spare,
+                    shortened: sub.shortened,
+                    len: sub.len + 1,
+                };
+                // A check whose longest defence ends with no spare piece comes first; one
+                // whose line the convention shortened only makes the problem shorter than
+                // the composer's, so it ranks next.
+                if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
+                    return Some(c);
+                }
+                let rank = |c: &Choice| (!c.spare.is_empty()) as u8 * 2 + c.shortened as u8;
+                if first.is_none_or(|f| (c.len, rank(&c)) < (f.len, rank(&f))) {
+                    first = Some(c);
                 }
             }
-            let sub = self.walk_move(&child, m, bound)?;
-            let c = Choice {
-                mv: Some(m),
-                child_r: bound,
-                spare: sub.spare,
-                shortened: sub.shortened,
-                len: sub.len + 1,
-            };
-            // A check whose longest defence ends with no spare piece comes first; one
-            // whose line the convention shortened only makes the problem shorter than the
-            // composer's, so it ranks next.
-            if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
-                return Some(c);
+            if first.is_some() {
+                break;
             }
-            let rank = |c: &Choice| (!c.spare.is_empty()) as u8 * 2 + c.shortened as u8;
-            if first.is_none_or(|f| (c.len, rank(&c)) < (f.len, rank(&f))) {
-                first = Some(c);
-            }
+            checks = ran_out;
         }
         first
     }
