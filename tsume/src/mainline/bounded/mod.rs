@@ -161,9 +161,9 @@ pub(crate) struct Bounded<'a> {
     /// Futility tests the mate search left undecided, for the debug log: those drops
     /// counted as effective (docs/rules.md).
     pub undecided_futility: u64,
-    /// Give-back positions searched by df-pn on this thread, and the time they took, for
-    /// the debug log.
+    /// Give-back positions searched by df-pn on this thread, for the debug log.
     pub give_back_searches: u64,
+    /// The time those searches took, for the debug log.
     pub give_back_time: std::time::Duration,
     /// Entries each shard of a table may hold before garbage is collected in it (each
     /// table has half the memory budget).
