@@ -146,6 +146,29 @@ fn end_of_input_ends_the_process() {
         .success());
 }
 
+/// A script that pipes its commands in and closes the input still gets every answer it
+/// asked for: the `readyok` of an `isready` whose table is still being set up when the
+/// input ends (here a new size, so a new table) is printed before the process exits.
+#[test]
+fn isready_is_answered_at_end_of_input() {
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", QUICK);
+    e.send("setoption name USI_Hash value 64");
+    e.send("isready");
+    e.close_input();
+    let lines = e.until("readyok", QUICK);
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("readyok"),
+        "{lines:?}"
+    );
+    assert!(e
+        .wait_exit(QUICK)
+        .expect("kanju did not exit at end of input")
+        .success());
+}
+
 #[test]
 fn write_debug_log_can_be_switched_on_and_off() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("debuglog");

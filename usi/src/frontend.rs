@@ -288,7 +288,8 @@ impl Frontend {
         self.current = Some(session);
     }
 
-    /// End of input: let a running search finish and print its answer.
+    /// End of input: let a running search finish and print its answer, and answer an
+    /// `isready` still waiting for its table.
     pub fn drain(&mut self) {
         if let Some(s) = self.current.take() {
             if s.holds() {
@@ -297,6 +298,11 @@ impl Frontend {
             }
             s.wait_done(None);
             s.force_answer();
+        }
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        if self.searcher.send(Request::Flush(tx)).is_ok() {
+            // An error means the searcher thread is gone: nothing is left to wait for.
+            let _ = rx.recv();
         }
     }
 }

@@ -34,6 +34,9 @@ pub enum Request {
     Clear,
     /// Run a search.
     Search(Box<Job>),
+    /// Answer on the channel once every earlier request is done: at the end of input,
+    /// the front end waits for this so that a `readyok` still owed is printed.
+    Flush(Sender<()>),
 }
 
 /// Starts the searcher thread; dropping the returned sender ends it.
@@ -176,6 +179,9 @@ fn run(rx: Receiver<Request>, out: Output) {
                 }
             }
             Request::Search(job) => st.search(*job),
+            Request::Flush(done) => {
+                let _ = done.send(());
+            }
         }
     }
 }
