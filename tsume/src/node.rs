@@ -94,6 +94,49 @@ pub(crate) struct Summary {
     pub old_child: bool,
 }
 
+/// The smallest of the numbers offered, whose it was, and the runner-up: the child df-pn
+/// searches next and the number its threshold is cut to.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pick {
+    /// The smallest number taken.
+    pub min: u32,
+    /// Where it was offered.
+    pub best: usize,
+    /// The smallest of the others.
+    pub second: u32,
+}
+
+impl Pick {
+    /// Nothing offered yet; `none` is the search's infinity.
+    #[inline(always)]
+    pub const fn new(none: u32) -> Pick {
+        Pick {
+            min: none,
+            best: 0,
+            second: none,
+        }
+    }
+
+    /// Offers number `v` of child `i`.
+    #[inline(always)]
+    pub fn offer(&mut self, i: usize, v: u32) {
+        self.offer_if(i, v, true);
+    }
+
+    /// Offers number `v` of child `i`, which may only become the runner-up unless
+    /// `eligible`.
+    #[inline(always)]
+    pub fn offer_if(&mut self, i: usize, v: u32, eligible: bool) {
+        if v < self.min && eligible {
+            self.second = self.min;
+            self.min = v;
+            self.best = i;
+        } else if v < self.second {
+            self.second = v;
+        }
+    }
+}
+
 #[inline(always)]
 fn sat_add(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(PN_MAX)
@@ -114,9 +157,7 @@ pub(crate) fn summarize(
     snda: &[u16; SNDA_MOVES],
 ) -> Summary {
     let use_snda = snda[0] != 0 && snda[1] != 0;
-    let mut min = INF;
-    let mut second = INF;
-    let mut best = 0;
+    let mut pick = Pick::new(INF);
     let mut sum = 0u32;
     let mut shared_max = 0u32;
     let mut drop_max = 0u32;
@@ -127,13 +168,7 @@ pub(crate) fn summarize(
             continue;
         }
         let (sel, add) = if or_node { (c.pn, c.dn) } else { (c.dn, c.pn) };
-        if sel < min {
-            second = min;
-            min = sel;
-            best = i;
-        } else if sel < second {
-            second = sel;
-        }
+        pick.offer(i, sel);
         if add == INF {
             any_sum_inf = true;
         } else if !or_node && c.mv.is_drop() {
@@ -153,7 +188,11 @@ pub(crate) fn summarize(
         sat_add(sat_add(sum, shared_max), drop_max)
     };
     // A node whose every child is hidden cannot occur: the cheapest drop is always visible.
-    let (pn, dn) = if or_node { (min, total) } else { (total, min) };
+    let (pn, dn) = if or_node {
+        (pick.min, total)
+    } else {
+        (total, pick.min)
+    };
     // Terminal states are exact: pn == 0 forces dn == INF and vice versa.
     let (pn, dn) = if pn == 0 {
         (0, INF)
@@ -165,8 +204,8 @@ pub(crate) fn summarize(
     Summary {
         pn,
         dn,
-        best,
-        second,
+        best: pick.best,
+        second: pick.second,
         old_child,
     }
 }
@@ -186,9 +225,8 @@ pub(crate) fn avoid_busy(
     s: &mut Summary,
     busy: impl Fn(&Child) -> bool,
 ) {
-    let mut min = INF;
-    let mut second = INF;
-    let mut best = s.best;
+    let mut pick = Pick::new(INF);
+    pick.best = s.best;
     for (i, c) in children.iter().enumerate() {
         if c.flags & HIDDEN != 0 {
             continue;
@@ -198,17 +236,11 @@ pub(crate) fn avoid_busy(
         } else {
             c.dn
         };
-        if eff < min && (c.dn < th_dn || i == s.best) {
-            second = min;
-            min = eff;
-            best = i;
-        } else if eff < second {
-            second = eff;
-        }
+        pick.offer_if(i, eff, c.dn < th_dn || i == s.best);
     }
-    if best != s.best {
-        s.best = best;
-        s.second = second;
+    if pick.best != s.best {
+        s.best = pick.best;
+        s.second = pick.second;
     }
 }
 
@@ -226,6 +258,22 @@ mod tests {
             dn,
             ..Child::new(i as u64 + 1, mv, Hand::EMPTY)
         }
+    }
+
+    #[test]
+    fn a_pick_keeps_the_first_smallest_and_the_runner_up() {
+        let mut p = Pick::new(INF);
+        for (i, v) in [5, 3, 7, 3, 4].into_iter().enumerate() {
+            p.offer(i, v);
+        }
+        assert_eq!((p.min, p.best, p.second), (3, 1, 3));
+        // A number that may not be taken still bounds the runner-up.
+        let mut p = Pick::new(INF);
+        p.offer(0, 6);
+        p.offer_if(1, 2, false);
+        assert_eq!((p.min, p.best, p.second), (6, 0, 2));
+        let p = Pick::new(100);
+        assert_eq!((p.min, p.best, p.second), (100, 0, 100));
     }
 
     #[test]

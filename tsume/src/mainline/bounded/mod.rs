@@ -16,6 +16,7 @@ use super::give_back_ahead::GiveBackAhead;
 use super::key_map::KeyMap;
 use super::known::KnownSet;
 use super::solver::{Hint, Hints, MateSearch};
+use crate::node::Pick;
 use kanju_engine::{Color, GenMode, Hand, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -462,20 +463,14 @@ impl<'a> Bounded<'a> {
             }
             // An OR-like node takes its children's smallest pn and sums their dn; an
             // AND-like node the other way round.
-            let (mut min, mut sum) = (INF, 0u32);
-            let mut best = 0usize;
-            let mut second = INF;
+            let mut sum = 0u32;
+            let mut pick = Pick::new(INF);
             for (i, v) in vals.iter().enumerate() {
                 let (sel, add) = if or_like { (v.pn, v.dn) } else { (v.dn, v.pn) };
                 sum = (sum + add).min(INF);
-                if sel < min {
-                    second = min;
-                    min = sel;
-                    best = i;
-                } else if sel < second {
-                    second = sel;
-                }
+                pick.offer(i, sel);
             }
+            let Pick { min, best, second } = pick;
             let (pn, dn) = if or_like { (min, sum) } else { (sum, min) };
             if pn == 0 || dn == 0 {
                 let v = self.resolved(node, kids, vals, best);
