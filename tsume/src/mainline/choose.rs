@@ -273,7 +273,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     first = Some(c);
                 }
             }
-            if first.is_some() {
+            if first.is_some() || unlimited {
                 break;
             }
             checks = ran_out;
