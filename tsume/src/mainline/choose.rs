@@ -248,7 +248,8 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     Some(false) => continue,
                     None if self.past_deadline() => return None,
                     None => {
-                        if first.is_none() {
+                        // Only the first pass's are searched again.
+                        if first.is_none() && !unlimited {
                             ran_out.push(m);
                         }
                         continue;
