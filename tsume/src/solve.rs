@@ -2,8 +2,8 @@
 //! outcome with a verified line.
 
 use crate::busy::Busy;
-use crate::dfpn::{Searcher, Shared};
-use crate::mainline::{Hint, HintSource, MateSearch, NodeBudget};
+use crate::dfpn::{Res, Searcher, Shared};
+use crate::mainline::{Hint, HintSource, MateSearch, Mated, NodeBudget};
 use crate::node::NO_DEP;
 use crate::path::PathSet;
 use crate::table::Table;
@@ -147,28 +147,37 @@ fn budgeted<R>(
 }
 
 /// Whether `pos` is mated at any length (a futility test's give-back position), by a
-/// df-pn search on the solver's table within `nodes` and `deadline`: `Some(true)` mated,
-/// `Some(false)` not mated whatever the path, `None` undecided. The search gets the rest
-/// of its nodes after the first third only while it leans towards a mate (see
-/// [`LEAN_PN`]).
+/// df-pn search on the solver's table within `nodes` and `deadline`. The search gets the
+/// rest of its nodes after the first third only while it leans towards a mate (see
+/// [`LEAN_PN`]); one still open then with its proof number at most that is
+/// [`Mated::Near`].
 fn mated_at_any_length(
     sh: &Shared,
     budget: &NodeBudget,
     pos: &Position,
     deadline: Option<Instant>,
     nodes: u64,
-) -> Option<bool> {
+) -> Mated {
     let first = nodes / 3;
-    let mut r = budgeted(sh, budget, first, deadline, |s| s.search_root(pos))?;
-    if r.pn != 0 && r.dn != 0 && r.pn <= LEAN_PN {
-        r = budgeted(sh, budget, nodes - first, deadline, |s| s.search_root(pos))?;
+    let search = |n| budgeted(sh, budget, n, deadline, |s| s.search_root(pos));
+    let Some(mut r) = search(first) else {
+        return Mated::Open;
+    };
+    let leans = |r: &Res| r.pn != 0 && r.dn != 0 && r.pn <= LEAN_PN;
+    if leans(&r) {
+        match search(nodes - first) {
+            Some(more) => r = more,
+            None => return Mated::Open,
+        }
     }
     if r.pn == 0 {
-        Some(true)
+        Mated::Yes
     } else if r.dn == 0 && r.rep_dep == NO_DEP {
-        Some(false)
+        Mated::No
+    } else if leans(&r) {
+        Mated::Near
     } else {
-        None
+        Mated::Open
     }
 }
 
@@ -439,7 +448,7 @@ mod tests {
 
     /// Whether `sfen` (White to move, Black attacking) is mated at any length, on an empty
     /// table with the futility tests' budget, and the nodes the search took.
-    fn give_back_verdict(sfen: &str) -> (Option<bool>, u64) {
+    fn give_back_verdict(sfen: &str) -> (Mated, u64) {
         let pos = Position::from_sfen(sfen).expect("a legal position");
         let table = Table::new(16);
         table.new_search();
@@ -461,11 +470,11 @@ mod tests {
         let third = crate::mainline::GIVE_BACK_NODES / 3;
         let (v, nodes) =
             give_back_verdict("4p4/n8/1B1+B5/kn6R/3P5/2s+p5/sNP6/9/9 w SNr4gs4l14p 14");
-        assert_eq!(v, Some(true));
+        assert_eq!(v, Mated::Yes);
         assert!(nodes > third + 256, "{nodes} nodes");
         let (v, nodes) =
             give_back_verdict("4p4/n1+B6/1R1n5/9/1B1P5/k1s+p5/sNP6/9/9 w Sr4gsn4l14p 12");
-        assert_eq!(v, None);
+        assert_eq!(v, Mated::Open);
         assert!(nodes <= third + 256, "{nodes} nodes");
     }
 }

@@ -33,7 +33,7 @@
 //! threads, took 85.6 s with the helper against 117.8 s without (medians of two runs).
 
 use super::bounded::KeyHasher;
-use super::solver::MateSearch;
+use super::solver::{MateSearch, Mated};
 use kanju_engine::Position;
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashMap, VecDeque};
@@ -51,14 +51,14 @@ const VERDICTS: usize = 1 << 16;
 /// How long an idle helper sleeps before it looks at its stop flag and deadline again.
 const IDLE: Duration = Duration::from_millis(5);
 
-type Verdicts = HashMap<u64, Option<bool>, BuildHasherDefault<KeyHasher>>;
+type Verdicts = HashMap<u64, Mated, BuildHasherDefault<KeyHasher>>;
 
 /// What the main search and the helper share.
 #[derive(Default)]
 pub(crate) struct GiveBackAhead {
     queue: Mutex<VecDeque<Position>>,
     posted: Condvar,
-    /// By the position's full key: mated, not mated, or undecided within the budget.
+    /// By the position's full key.
     verdicts: Mutex<Verdicts>,
     quit: AtomicBool,
 }
@@ -78,9 +78,8 @@ impl GiveBackAhead {
         self.posted.notify_one();
     }
 
-    /// The helper's verdict on the position with full key `key`, if it has searched it:
-    /// mated, not mated, or undecided.
-    pub fn verdict(&self, key: u64) -> Option<Option<bool>> {
+    /// The helper's verdict on the position with full key `key`, if it has searched it.
+    pub fn verdict(&self, key: u64) -> Option<Mated> {
         self.verdicts.lock().get(&key).copied()
     }
 
@@ -139,7 +138,11 @@ mod tests {
         // Mated exactly when White holds no pawn: a stand-in for a df-pn verdict.
         let search = |p: &Position, _: Option<Instant>, _: u64| {
             calls.fetch_add(1, Ordering::Relaxed);
-            Some(p.to_sfen().ends_with("b G 1"))
+            if p.to_sfen().ends_with("b G 1") {
+                Mated::Yes
+            } else {
+                Mated::No
+            }
         };
         let mated = pos("4k4/9/4P4/9/9/9/9/9/9 b G 1");
         let not_mated = pos("4k4/9/4P4/9/9/9/9/9/9 b Gp 1");
@@ -156,8 +159,8 @@ mod tests {
             ahead.post(&mated);
             ahead.stop();
         });
-        assert_eq!(ahead.verdict(mated.key()), Some(Some(true)));
-        assert_eq!(ahead.verdict(not_mated.key()), Some(Some(false)));
+        assert_eq!(ahead.verdict(mated.key()), Some(Mated::Yes));
+        assert_eq!(ahead.verdict(not_mated.key()), Some(Mated::No));
         assert_eq!(calls.load(Ordering::Relaxed), 2);
         assert_eq!(ahead.verdict(pos("4k4/9/9/9/9/9/9/9/9 b G 1").key()), None);
     }
@@ -169,7 +172,7 @@ mod tests {
         // The search is cut: the stop comes while it runs.
         let search = |_: &Position, _: Option<Instant>, _: u64| {
             ahead.stop();
-            None
+            Mated::Open
         };
         ahead.post(&q);
         let start = Instant::now();

@@ -119,6 +119,10 @@ impl<V: Default> Shard<V> {
         self.find(key).map(|i| &self.slots[i].val)
     }
 
+    fn get_mut(&mut self, key: u64) -> Option<&mut V> {
+        self.find(key).map(|i| &mut self.slots[i].val)
+    }
+
     fn get_or_insert_with(&mut self, key: u64, make: impl FnOnce() -> V) -> &mut V {
         if let Some(i) = self.find(key) {
             return &mut self.slots[i].val;
@@ -333,6 +337,10 @@ impl<V: Default> KeyMap<V> {
 
     pub fn get(&self, key: u64) -> Option<&V> {
         self.shard(key).get(key)
+    }
+
+    pub fn get_mut(&mut self, key: u64) -> Option<&mut V> {
+        self.shard_mut(key).get_mut(key)
     }
 
     /// The entry of `key`, inserted as `make()` if absent.

@@ -38,7 +38,7 @@ use crate::threads;
 use bounded::Bounded;
 use kanju_engine::{Color, GenMode, Move, Position};
 use solver::Reprove;
-pub(crate) use solver::{Hint, HintSource, Hints, MateSearch};
+pub(crate) use solver::{Hint, HintSource, Hints, MateSearch, Mated};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -305,6 +305,15 @@ fn step_down(
                 dbg_line!("mainline: mate within {best} ({} nodes)", b.nodes);
             }
             Some(false) => {
+                if b.settle_near_mates(root, best - 2) {
+                    dbg_line!(
+                        "mainline: within {} disproven, but over a drop now found futile; \
+                         again ({} nodes)",
+                        best - 2,
+                        b.nodes
+                    );
+                    continue;
+                }
                 dbg_line!("mainline: no mate within {} ({} nodes)", best - 2, b.nodes);
                 return (best, true);
             }
@@ -575,7 +584,7 @@ mod tests {
     use super::*;
     use crate::mainline::test_data::{no_hints, published};
     use kanju_engine::{Color, GenMode};
-    use std::sync::atomic::AtomicBool;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Duration;
 
     /// Muso 3 opens with its only check, so the root passes that check unlimited
@@ -620,5 +629,43 @@ mod tests {
         let deadline = Some(Instant::now() + Duration::from_secs(120));
         let (best, _) = step_down(&mut b, &root, 37, 1, deadline, Some(200_000));
         assert!(best <= 35, "the bound stayed at {best}");
+    }
+
+    /// A disproof is not taken as final while it may rest on a futility test left
+    /// undecided near a mate. The defence in Shogi Zuko 69's variation (see
+    /// `tests/mainline_rules.rs`) is 2 plies when the give-back positions of its drops are
+    /// found mated, and longer while they count as effective. Here every give-back search
+    /// with the first budget ends near a mate; with the second budget it tells the truth
+    /// (a mate within 21 plies, which covers the variation's 10). Unsettled, the steps
+    /// would stop above 2.
+    #[test]
+    fn a_disproof_resting_on_a_near_mate_searches_it_again() {
+        const VARIATION: &str = "9/9/9/9/5l3/p8/1p1+R3B1/S1G6/5ksR1 w GSb2gs4n3l16p 16";
+        let root = Position::from_sfen(VARIATION).unwrap();
+        let stop = AtomicBool::new(false);
+        let truth = |q: &Position| {
+            let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 16 << 20);
+            b.within(q, 21) == Some(true)
+        };
+        let settles = AtomicBool::new(true);
+        let search = |q: &Position, _: Option<Instant>, nodes: u64| {
+            if nodes == GIVE_BACK_NODES || !settles.load(Ordering::Relaxed) {
+                Mated::Near
+            } else if truth(q) {
+                Mated::Yes
+            } else {
+                Mated::Open
+            }
+        };
+        let steps = || {
+            let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 16 << 20);
+            b.set_mate_search(&search as MateSearch);
+            assert_eq!(b.within(&root, 20), Some(true));
+            step_down(&mut b, &root, 20, 0, None, None)
+        };
+        assert_eq!(steps(), (2, true));
+        settles.store(false, Ordering::Relaxed);
+        let (unsettled, _) = steps();
+        assert!(unsettled > 2, "{unsettled}");
     }
 }

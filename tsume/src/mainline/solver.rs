@@ -40,11 +40,33 @@ impl<F: Fn(&Position) -> Hint + Sync> HintSource for F {
 /// A source of [`Hint`]s: the solver's table.
 pub(crate) type Hints<'a> = &'a dyn HintSource;
 
+/// What a [`MateSearch`] found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mated {
+    /// Mated.
+    Yes,
+    /// Not mated, whatever the path.
+    No,
+    /// Undecided within the budget.
+    Open,
+    /// Undecided within the budget, but close to a proof: more nodes often find one.
+    Near,
+}
+
+impl Mated {
+    /// `Some(true)` mated, `Some(false)` not mated, `None` undecided.
+    pub fn decided(self) -> Option<bool> {
+        match self {
+            Mated::Yes => Some(true),
+            Mated::No => Some(false),
+            Mated::Open | Mated::Near => None,
+        }
+    }
+}
+
 /// An unbounded mate search (the solver's df-pn on its own table) for a position, within
-/// a deadline and a node budget: `Some(true)` mated, `Some(false)` not mated whatever the
-/// path, `None` undecided.
-pub(crate) type MateSearch<'a> =
-    &'a (dyn Fn(&Position, Option<Instant>, u64) -> Option<bool> + Sync);
+/// a deadline and a node budget.
+pub(crate) type MateSearch<'a> = &'a (dyn Fn(&Position, Option<Instant>, u64) -> Mated + Sync);
 
 /// The solver's df-pn proving `pos` again from its children, within a deadline and a
 /// node budget, so that its table holds the child proofs once more: whether it did.

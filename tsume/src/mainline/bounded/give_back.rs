@@ -4,8 +4,9 @@
 
 use super::tables::Spot;
 use super::{Bounded, Kind, Node, Val, NEVER};
-use crate::mainline::solver::Hint;
+use crate::mainline::solver::{Hint, Mated};
 use kanju_engine::Position;
+use std::time::Instant;
 
 /// Nodes the df-pn may spend on one give-back position. Most tests that run out are
 /// positions that are not mated, which df-pn cannot disprove in a few thousand nodes, and
@@ -49,7 +50,7 @@ impl Bounded<'_> {
 
     /// The verdict kept for the give-back position with full key `key`, in this search's
     /// record or its base's.
-    fn kept_give_back(&self, key: u64) -> Option<Option<bool>> {
+    pub(super) fn kept_give_back(&self, key: u64) -> Option<Option<bool>> {
         let known = self.give_back.get(&key);
         known
             .or_else(|| self.base.and_then(|b| b.give_back.get(&key)))
@@ -58,7 +59,7 @@ impl Bounded<'_> {
 
     /// Keeps a verdict. Past the cap the record starts again, but for the mated verdicts
     /// (see [`Self::give_back_known`]) while they fill no more than half of it.
-    fn keep_give_back(&mut self, key: u64, v: Option<bool>) {
+    pub(super) fn keep_give_back(&mut self, key: u64, v: Option<bool>) {
         if self.give_back.len() >= self.give_back_cap {
             self.give_back.retain(|_, v| *v == Some(true));
             if self.give_back.len() >= self.give_back_cap / 2 {
@@ -76,20 +77,28 @@ impl Bounded<'_> {
             return v;
         }
         let ahead = self.ahead.and_then(|a| a.verdict(key));
-        let v = ahead.unwrap_or_else(|| {
-            let t = std::time::Instant::now();
-            let v = self
-                .mate_search
-                .and_then(|f| f(q, self.deadline, GIVE_BACK_NODES));
-            self.give_back_searches += 1;
-            self.give_back_time += t.elapsed();
-            v
-        });
+        let v = ahead.unwrap_or_else(|| self.search_give_back(q, GIVE_BACK_NODES));
+        if v == Mated::Near {
+            self.keep_near_mate(q);
+        }
+        let v = v.decided();
         if v.is_none() {
             self.undecided_futility += 1;
         }
         log::trace!("give-back {} mated: {v:?}", q.to_sfen());
         self.keep_give_back(key, v);
+        v
+    }
+
+    /// The mate search on the give-back position `q` with `nodes`, timed for the log.
+    pub(super) fn search_give_back(&mut self, q: &Position, nodes: u64) -> Mated {
+        let Some(search) = self.mate_search else {
+            return Mated::Open;
+        };
+        let t = Instant::now();
+        let v = search(q, self.deadline, nodes);
+        self.give_back_searches += 1;
+        self.give_back_time += t.elapsed();
         v
     }
 
@@ -148,7 +157,6 @@ mod tests {
     use crate::mainline::solver::MateSearch;
     use kanju_engine::{Color, GenMode};
     use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-    use std::time::Instant;
 
     /// A verdict of mated outlives the table that gave it, and the record's cap: the
     /// df-pn table says the give-back position is mated, then loses it, and a search
@@ -168,7 +176,7 @@ mod tests {
         let searches = AtomicU32::new(0);
         let search = |_: &Position, _: Option<Instant>, _: u64| {
             searches.fetch_add(1, Ordering::Relaxed);
-            None
+            Mated::Open
         };
         let stop = AtomicBool::new(false);
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 20);

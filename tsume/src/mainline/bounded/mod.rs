@@ -23,6 +23,7 @@ use std::time::Instant;
 
 mod expand;
 mod give_back;
+mod near;
 mod tables;
 
 use expand::KidLists;
@@ -159,6 +160,9 @@ pub(crate) struct Bounded<'a> {
     mate_search: Option<MateSearch<'a>>,
     /// Verdicts on give-back positions, by full key (hands included).
     give_back: Map<Option<bool>>,
+    /// Give-back positions whose mate search ended undecided near a mate, by full key, to
+    /// search again before a disproof is final (see [`Self::settle_near_mates`]).
+    near_mates: Map<Position>,
     /// Futility tests the mate search left undecided, for the debug log: those drops
     /// counted as effective (docs/rules.md).
     pub undecided_futility: u64,
@@ -240,6 +244,7 @@ impl<'a> Bounded<'a> {
             hints,
             mate_search: None,
             give_back: Map::default(),
+            near_mates: Map::default(),
             undecided_futility: 0,
             give_back_searches: 0,
             give_back_time: std::time::Duration::ZERO,
@@ -259,6 +264,7 @@ impl<'a> Bounded<'a> {
             + self.work.bytes()
             + self.known_heap.iter().sum::<usize>()
             + self.give_back.capacity() * GIVE_BACK_ENTRY_BYTES / 2
+            + self.near_mates.capacity() * (std::mem::size_of::<Position>() + 16)
     }
 
     /// Reads `base`'s tables (its proofs, open nodes and give-back verdicts) from now on

@@ -305,6 +305,32 @@ impl Bounded<'_> {
         );
     }
 
+    /// Forgets what the tables hold of the node at `s` but its proofs: a drop under it
+    /// has turned out futile, and its disproof may have counted the drop a defence. A
+    /// drop found futile takes a defence away, so what was proven stays proven.
+    pub(super) fn forget_disproof_at(&mut self, s: &Spot) {
+        self.work.remove(Self::work_key(s));
+        if matches!(s.kind, Kind::Interpose { .. }) {
+            return;
+        }
+        let i = self.known.shard_of(s.board_key);
+        let Some(set) = self.known.get_mut(s.board_key) else {
+            return;
+        };
+        let before = set.heap_bytes();
+        for k in set.as_mut_slice() {
+            if k.hand == s.hand {
+                k.disproven = -1;
+            }
+        }
+        set.retain(|k| k.disproven >= 0 || k.proven < NEVER);
+        let (after, empty) = (set.heap_bytes(), set.is_empty());
+        self.known_heap[i] = self.known_heap[i] + after - before;
+        if empty {
+            self.known.remove(s.board_key);
+        }
+    }
+
     /// Records that `pos` is mated within `len` (shown by a proof tree outside this search).
     pub fn remember_proof(&mut self, pos: &Position, len: i32) {
         let kind = self.kind_of(pos);
@@ -325,6 +351,35 @@ mod tests {
 
     fn no_hints(_: &Position) -> Hint {
         Hint::Unknown
+    }
+
+    /// A drop found futile voids the disproofs on the way to it: the node's own, for its
+    /// very hand, and its open numbers. Its proof stays, as do other hands' entries.
+    #[test]
+    fn forgetting_a_disproof_keeps_the_proofs_and_other_hands() {
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 1 << 20);
+        let gold = Hand::EMPTY.add(PieceKind::Gold);
+        let two = gold.add(PieceKind::Gold);
+        let spot = |board_key: u64, hand: Hand, n: i32| Spot {
+            kind: Kind::Or,
+            n,
+            board_key,
+            hand,
+        };
+        b.store_at(&spot(1, gold, 9), Val::disproven(9, gold), 1);
+        b.store_at(&spot(1, gold, 11), Val::proven(11, gold), 1);
+        b.store_at(&spot(1, two, 9), Val::disproven(7, two), 1);
+        b.store_at(&spot(2, gold, 5), Val::open(3, 4), 1);
+        b.forget_disproof_at(&spot(1, gold, 9));
+        b.forget_disproof_at(&spot(2, gold, 5));
+        // The two-gold disproof still covers the one-gold hand, at its own bound.
+        assert_eq!(b.known_vals_at(1, gold).1.len, 7);
+        assert_eq!(b.known_vals_at(1, two).1.len, 7);
+        assert_eq!(b.known_vals_at(1, gold).0.len, 11);
+        assert!(b.stored(&spot(2, gold, 5)).is_none());
+        b.forget_disproof_at(&spot(1, two, 9));
+        assert_eq!(b.known_vals_at(1, gold).1.len, -1);
     }
 
     #[test]
