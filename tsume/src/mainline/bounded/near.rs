@@ -63,8 +63,11 @@ impl Bounded<'_> {
         let (tests, trail) = self.tests_under(root);
         let mut void = Vec::new();
         let mut searched = 0;
+        // A give-back position met again under another node: found mated this round, it
+        // voids that path too.
+        let mut now_mated = Vec::new();
         for test in &tests {
-            if test.mated {
+            if test.mated || now_mated.contains(&test.key) {
                 void.push(test.at);
                 continue;
             }
@@ -81,6 +84,7 @@ impl Bounded<'_> {
                 self.keep_give_back(test.key, v);
             }
             if v == Some(true) {
+                now_mated.push(test.key);
                 void.push(test.at);
             }
         }
@@ -143,7 +147,8 @@ impl Bounded<'_> {
                 unfollowed += 1;
                 continue;
             }
-            let here = Some(trail.len());
+            let at = trail.len();
+            let here = Some(at);
             trail.push((spot, parent));
             let for_good = |pos: &Position| {
                 self.disproven_bound(pos) >= NEVER || self.hints.hint(pos) == Hint::NoMate
@@ -225,11 +230,7 @@ impl Bounded<'_> {
                             // refuter may be no part of the disproof.
                             let mated = kept == Some(Some(true)) && refutes;
                             if self.any_length(m) && (mated || self.near_mates.contains_key(&key)) {
-                                tests.push(Test {
-                                    key,
-                                    at: trail.len() - 1,
-                                    mated,
-                                });
+                                tests.push(Test { key, at, mated });
                             }
                         }
                         stack.push((k.node(&node.pos), here, refutes));
