@@ -119,6 +119,41 @@ fn stop_mid_search_is_answered_by_exactly_one_checkmate() {
     assert_eq!(e.mate(problems::MATE1, 30_000), ["G*5b"]);
 }
 
+/// `stop` after the proof, during the main line's work, is answered with the verified mate
+/// in hand, once: the GUI user who stops a long exactness search keeps the mate.
+#[test]
+fn stop_after_the_proof_answers_with_the_mate_in_hand() {
+    let mut e = Engine::ready();
+    e.send("setoption name PvInterval value 100");
+    e.send(&format!("position sfen {}", problems::ZUKO77));
+    e.send("go mate infinite");
+    e.collect_until(
+        |l| l.starts_with("info") && l.contains(" score mate "),
+        SEARCH,
+    );
+    e.send("stop");
+    let mut lines = e.until_checkmate();
+    let answer = lines.last().unwrap().clone();
+    let moves: Vec<&str> = answer.split_whitespace().skip(1).collect();
+    assert!(
+        !moves.is_empty() && moves != ["timeout"] && moves != ["nomate"],
+        "{answer}"
+    );
+    // The line replays: every attacker move a legal check, and the end is mate.
+    let mut pos = kanju_engine::Position::from_sfen(problems::ZUKO77).unwrap();
+    for (i, s) in moves.iter().enumerate() {
+        let m = pos
+            .parse_usi_move(s)
+            .unwrap_or_else(|e| panic!("ply {i}: {s}: {e:?}"));
+        assert!(i % 2 == 1 || pos.gives_check(m), "ply {i}: {s} is no check");
+        pos = pos.play(m);
+    }
+    assert!(pos.in_check() && !pos.has_legal_move(), "{answer}");
+    std::thread::sleep(Duration::from_millis(300));
+    lines.extend(e.sync());
+    assert_eq!(checkmates(&lines), 1, "{lines:?}");
+}
+
 #[test]
 fn progress_info_lines_while_searching() {
     let mut e = Engine::ready();

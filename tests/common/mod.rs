@@ -26,6 +26,9 @@ pub mod problems {
     /// rsshogi-mate-contract-6 as transcribed in the shared file: White to move, but the
     /// white rook on 5d already gives check to the black king on 5a, so it is illegal.
     pub const NOT_TO_MOVE_IN_CHECK: &str = "4K4/2sP1Ps2/9/4r4/9/9/9/9/4k4 w - 1";
+    /// Shogi Zuko #77 (tsume_edo_zukou_musou.jsonl, 19 plies): proven in milliseconds,
+    /// then seconds of main-line work before its length is shown exact.
+    pub const ZUKO77: &str = "9/9/9/2+R6/3+p5/1+p1lb4/3rk1S2/2+B1g4/2P1gsS2 b 2GNs3n3l15p 1";
     /// Microcosmos (1525 plies, from tsume_long_named.jsonl): no solver finishes it in the
     /// seconds a test allows, so it is the problem for timeouts, stop and quit.
     pub const HARD: &str =
