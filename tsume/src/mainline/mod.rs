@@ -204,6 +204,29 @@ fn verified_table_line(
         .max_by_key(|l| l.len())
 }
 
+/// Of `lines`, the shortest that verifies and reaches `bound`, where "mate within `bound`"
+/// is proven: a line that long claims no shorter mate than the problem has. A line chosen
+/// by upper bounds alone, as the df-pn line and the tables' line are, can end far sooner
+/// (Zuko 65, 31 plies, stopped in its main line answered 11 to 15 plies), so where the
+/// walk is cut these stand in first.
+fn honest_line<'l>(
+    b: &mut Bounded,
+    root: &Position,
+    bound: i32,
+    lines: impl IntoIterator<Item = Option<&'l [Move]>>,
+) -> Option<Vec<Move>> {
+    let mut reaching: Vec<&[Move]> = lines
+        .into_iter()
+        .flatten()
+        .filter(|l| l.len() as i32 >= bound)
+        .collect();
+    reaching.sort_by_key(|l| l.len());
+    reaching
+        .into_iter()
+        .find(|l| verify::verify(b, root, l))
+        .map(<[Move]>::to_vec)
+}
+
 /// `line` with the detours [`shortcut::shorten`] finds cut, within `deadline`.
 fn shortened(
     b: &mut Bounded,
@@ -383,19 +406,34 @@ fn refine_here(
     );
     // The df-pn proof itself, measured under tsume rules, is such a bound when the table
     // still holds it; walking it also hands its lengths to the searches below.
-    if let Some(u) = seed::upper_bound(&mut b, reprove, root, share(deadline, 0.3), 20_000_000) {
+    let measure = seed::upper_bound(&mut b, reprove, root, share(deadline, 0.3), 20_000_000);
+    if let Some(u) = measure {
         dbg_line!(
             "mainline: df-pn proof measures {u} ({:?})",
             started.elapsed()
         );
         n = u;
     }
+    // The measured tree's line: a stand-in that does not understate the length, should
+    // the walk below be cut before it has a line of its own.
+    let measured = measure.and_then(|_| seed::measured_line(&b, root));
+    if let Some(m) = &measured {
+        dbg_line!("mainline: the measured tree's line has {} plies", m.len());
+    }
     let mut budget = 500_000u64;
     let best = loop {
         b.set_limits(share(deadline, 0.6), Some(budget));
         match b.within(root, n) {
             Some(true) => break b.proven_len(root).unwrap_or(n),
-            None if b.past_deadline() => return None,
+            None if b.past_deadline() => {
+                // Stopped before any bound of its own: the measure is one.
+                let line = honest_line(&mut b, root, measure?, [measured.as_deref(), Some(upper)])?;
+                return Some(MainLine {
+                    line,
+                    exact: false,
+                    cooks: Cooks::default(),
+                });
+            }
             Some(false) | None => {
                 n += (n / 2 + 8) & !1;
                 budget = budget.saturating_mul(2);
@@ -437,7 +475,23 @@ fn refine_here(
                 reached.len()
             );
             let l = verified_table_line(&mut b, root, &reached, deadline, |_| true);
-            (l?, false, false)
+            // "Mate within `best`" is proven: see `honest_line`.
+            let lines = [l.as_deref(), Some(upper), measured.as_deref()];
+            let l = match honest_line(&mut b, root, best, lines) {
+                Some(h) => {
+                    if l.as_ref() != Some(&h) {
+                        dbg_line!(
+                            "mainline: the tables' line ({:?} plies) is short of {best}; \
+                             one of {} plies stands in",
+                            l.as_ref().map(Vec::len),
+                            h.len()
+                        );
+                    }
+                    h
+                }
+                None => l?,
+            };
+            (l, false, false)
         }
     };
 

@@ -11,7 +11,7 @@
 
 use super::bounded::Bounded;
 use super::solver::{Hint, Reprove};
-use kanju_engine::{GenMode, MoveList, Position};
+use kanju_engine::{GenMode, Move, MoveList, Position};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -67,6 +67,58 @@ pub(crate) fn upper_bound<'a>(
     );
     r
 }
+
+/// The line along the tree [`upper_bound`] measured, read off the lengths it recorded in
+/// `b`: at each attacker node the check with the shortest recorded mate, at each defender
+/// node the reply with the longest, every drop counted as a real defence as the walk
+/// counted it. Where the recorded lengths agree with one another its length is the
+/// measure, an upper bound on the problem's, so it does not end short of the problem as a
+/// line whose defences were picked by loose bounds can (Zuko 65: the measure's 43 plies,
+/// where the df-pn line had 11 to 15). They need not agree: the walk took lengths the
+/// tables already held, and the shortest recorded mate at an attacker node may be one the
+/// walk did not measure (Muso 98, measured 73: a line of 15). So the caller takes it only
+/// where it reaches a proven bound. Read it before other proofs tighten those lengths.
+/// `None` where the tables break off or the line would loop.
+pub(crate) fn measured_line(b: &Bounded, root: &Position) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    let mut pos = root.clone();
+    let mut seen = HashSet::new();
+    let mut list = MoveList::new();
+    let mut r = b.proven_len(root)?;
+    while r > 0 {
+        if !seen.insert(pos.key()) || line.len() > MAX_MEASURED {
+            return None;
+        }
+        list.clear();
+        let attacker = pos.side_to_move() == b.attacker;
+        if attacker {
+            // The walk records no node below a mate in one.
+            if let Some(m) = pos.mate_in_1() {
+                line.push(m);
+                return Some(line);
+            }
+            pos.checks(b.check_mode, &mut list);
+        } else {
+            pos.evasions(GenMode::All, &mut list);
+        }
+        let lens = list
+            .as_slice()
+            .iter()
+            .filter_map(|&m| Some((m, b.proven_len(&pos.play(m))?)));
+        let (m, l) = if attacker {
+            lens.min_by_key(|&(_, l)| l)?
+        } else {
+            lens.max_by_key(|&(_, l)| l)?
+        };
+        line.push(m);
+        pos = pos.play(m);
+        r = l;
+    }
+    Some(line)
+}
+
+/// No measured line is followed past this many plies (Microcosmos is 1525).
+const MAX_MEASURED: usize = 4096;
 
 impl Walk<'_, '_> {
     fn out_of_limits(&self) -> bool {
@@ -259,6 +311,28 @@ mod tests {
             );
         }
         (len, calls.load(Ordering::Relaxed))
+    }
+
+    /// The measured tree's line is as long as the measure and a mate: every attacker move
+    /// a legal check, every reply legal, and the end mate. A line that stands in for the
+    /// main line must not claim a shorter mate than the proof bounds.
+    #[test]
+    fn the_measured_line_is_as_long_as_the_measure() {
+        let root = Position::from_sfen(MUSO_77).unwrap();
+        let stop = AtomicBool::new(false);
+        let hints = |p: &Position| mated(p, &stop);
+        let reprove = |_: &Position, _: Option<Instant>, _: u64| false;
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 24);
+        let u = upper_bound(&mut b, &reprove, &root, None, 1_000_000).expect("measured");
+        assert!(u >= 11, "{u}");
+        let line = measured_line(&b, &root).expect("the tree is in the tables");
+        assert_eq!(line.len() as i32, u);
+        let end = line.iter().enumerate().fold(root.clone(), |p, (i, &m)| {
+            assert!(p.is_legal(m), "ply {i}: {m:?}");
+            assert!(i % 2 == 1 || p.gives_check(m), "ply {i}: {m:?} is no check");
+            p.play(m)
+        });
+        assert!(end.in_check() && !end.has_legal_move());
     }
 
     #[test]
