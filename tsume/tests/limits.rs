@@ -26,6 +26,19 @@ fn config(threads: usize) -> Config {
     }
 }
 
+/// Replays `line` from `pos`, asserting a mating line's shape: every move legal, every
+/// attacker move a check, an odd number of plies, and the defender in check at the end.
+/// Returns the end.
+fn replay_checks(pos: &Position, line: &[kanju_engine::Move]) -> Position {
+    let end = line.iter().enumerate().fold(pos.clone(), |p, (i, &m)| {
+        assert!(p.is_legal(m), "ply {i}: {m:?}");
+        assert!(i % 2 == 1 || p.gives_check(m), "ply {i}: {m:?} is no check");
+        p.play(m)
+    });
+    assert!(line.len() % 2 == 1 && end.in_check(), "{line:?}");
+    end
+}
+
 #[test]
 fn two_threads_prove_the_same_problem() {
     let pos = problem("zukou-002");
@@ -82,14 +95,9 @@ fn a_node_limit_holds_for_the_main_line_too() {
     let Outcome::Mate(line) = &sol.outcome else {
         panic!("{:?}", sol.outcome)
     };
-    // A mating line: every attacker move a legal check, ending with the defender in check.
-    // (Zuko 77 ends in mate proper, so no futile drop is left at the end.)
-    let end = line.iter().enumerate().fold(pos.clone(), |p, (i, &m)| {
-        assert!(p.is_legal(m), "ply {i}: {m:?}");
-        assert!(i % 2 == 1 || p.gives_check(m), "ply {i}: {m:?} is no check");
-        p.play(m)
-    });
-    assert!(line.len() % 2 == 1 && end.in_check() && !end.has_legal_move());
+    // Zuko 77 ends in mate proper, so no futile drop is left at the end.
+    let end = replay_checks(&pos, line);
+    assert!(!end.has_legal_move());
     assert!(
         !sol.length_exact,
         "19 plies shown exact in {} nodes",
@@ -138,15 +146,10 @@ fn a_stop_during_the_main_line_returns_the_mate_in_hand() {
         panic!("{:?}", sol.outcome)
     };
     assert!(reported.is_some(), "no mate was reported before the answer");
-    let end = line.iter().enumerate().fold(pos.clone(), |p, (i, &m)| {
-        assert!(p.is_legal(m), "ply {i}: {m:?}");
-        assert!(i % 2 == 1 || p.gives_check(m), "ply {i}: {m:?} is no check");
-        p.play(m)
-    });
+    let end = replay_checks(&pos, line);
     // Mate, up to drops that the solver's own verifier found futile.
     let mut replies = kanju_engine::MoveList::new();
     end.legal_moves_with(kanju_engine::GenMode::All, &mut replies);
-    assert!(line.len() % 2 == 1 && end.in_check());
     assert!(replies.as_slice().iter().all(|m| m.is_drop()), "{line:?}");
     // Stopped long before the exactness proof could be done.
     assert!(!sol.length_exact);
