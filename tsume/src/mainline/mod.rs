@@ -35,7 +35,7 @@ macro_rules! dbg_line {
     };
 }
 use crate::threads;
-use bounded::Bounded;
+use bounded::{Bounded, NearMates};
 use kanju_engine::{Color, GenMode, Move, Position};
 use solver::Reprove;
 pub(crate) use solver::{Hint, HintSource, Hints, MateSearch, Mated};
@@ -327,8 +327,8 @@ fn step_down(
                 best = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
                 dbg_line!("mainline: mate within {best} ({} nodes)", b.nodes);
             }
-            Some(false) => {
-                if b.settle_near_mates(root, best - 2) {
+            Some(false) => match b.settle_near_mates(root, best - 2) {
+                NearMates::Voided => {
                     dbg_line!(
                         "mainline: within {} disproven, but over a drop now found futile; \
                          again ({} nodes)",
@@ -337,9 +337,20 @@ fn step_down(
                     );
                     continue;
                 }
-                dbg_line!("mainline: no mate within {} ({} nodes)", best - 2, b.nodes);
-                return (best, true);
-            }
+                NearMates::Unsettled => {
+                    dbg_line!(
+                        "mainline: within {} disproven, but the deadline came before the \
+                         near mates it rests on were searched again ({} nodes)",
+                        best - 2,
+                        b.nodes
+                    );
+                    return (best, false);
+                }
+                NearMates::Final => {
+                    dbg_line!("mainline: no mate within {} ({} nodes)", best - 2, b.nodes);
+                    return (best, true);
+                }
+            },
             None => {
                 dbg_line!(
                     "mainline: within {} undecided ({} nodes)",
@@ -721,5 +732,23 @@ mod tests {
         settles.store(false, Ordering::Relaxed);
         let (unsettled, _) = steps();
         assert!(unsettled > 2, "{unsettled}");
+
+        // The deadline comes between the disproof and the searches that would void it: the
+        // disproof is then no proof that nothing shorter exists.
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 16 << 20);
+        b.set_mate_search(&search as MateSearch);
+        assert_eq!(b.within(&root, unsettled), Some(true));
+        assert_eq!(b.within(&root, unsettled - 2), Some(false));
+        settles.store(true, Ordering::Relaxed);
+        b.set_limits(Some(Instant::now()), None);
+        assert_eq!(
+            b.settle_near_mates(&root, unsettled - 2),
+            NearMates::Unsettled
+        );
+        b.set_limits(None, None);
+        assert_eq!(
+            b.settle_near_mates(&root, unsettled - 2),
+            NearMates::Voided
+        );
     }
 }

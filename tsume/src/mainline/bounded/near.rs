@@ -52,17 +52,18 @@ impl Bounded<'_> {
 
     /// Searches again, with [`NEAR_NODES`] each, the near mates that the disproof of a
     /// mate within `n` from `pos` rests on. Where one is now mated, or the disproof
-    /// passes a drop already known futile, forgets the disproofs on the way to it and
-    /// returns true: the disproof must be searched again.
-    pub fn settle_near_mates(&mut self, pos: &Position, n: i32) -> bool {
+    /// passes a drop already known futile, forgets the disproofs on the way to it: the
+    /// disproof must be searched again ([`NearMates::Voided`]).
+    pub fn settle_near_mates(&mut self, pos: &Position, n: i32) -> NearMates {
         if self.near_mates.is_empty() {
-            return false;
+            return NearMates::Final;
         }
         let t = Instant::now();
         let root = Node::new(pos.clone(), self.kind_of(pos), n);
         let (tests, trail) = self.tests_under(root);
         let mut void = Vec::new();
         let mut searched = 0;
+        let mut cut = false;
         // A give-back position met again under another node: found mated this round, it
         // voids that path too.
         let mut now_mated = Vec::new();
@@ -72,6 +73,7 @@ impl Bounded<'_> {
                 continue;
             }
             if self.past_deadline() {
+                cut = true;
                 break;
             }
             let Some(q) = self.near_mates.remove(&test.key) else {
@@ -102,7 +104,13 @@ impl Bounded<'_> {
             void.len(),
             t.elapsed()
         );
-        !void.is_empty()
+        if !void.is_empty() {
+            NearMates::Voided
+        } else if cut {
+            NearMates::Unsettled
+        } else {
+            NearMates::Final
+        }
     }
 
     /// Whether `known` holds a disproof of `node` within its bound for its very hand: one
@@ -244,6 +252,18 @@ impl Bounded<'_> {
         );
         (tests, trail)
     }
+}
+
+/// What [`Bounded::settle_near_mates`] makes of a disproof.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum NearMates {
+    /// Every near mate it rests on was searched again and none is mated: it stands.
+    Final,
+    /// It passes a drop now found futile: search it again.
+    Voided,
+    /// The deadline came before every near mate was searched again. It may rest on a
+    /// drop that more search would find futile, so it does not show a length exact.
+    Unsettled,
 }
 
 /// A futility test met by [`Bounded::tests_under`].
