@@ -746,9 +746,6 @@ mod tests {
             NearMates::Unsettled
         );
         b.set_limits(None, None);
-        assert_eq!(
-            b.settle_near_mates(&root, unsettled - 2),
-            NearMates::Voided
-        );
+        assert_eq!(b.settle_near_mates(&root, unsettled - 2), NearMates::Voided);
     }
 }

@@ -27,8 +27,8 @@ mod near;
 mod tables;
 
 use expand::KidLists;
-pub(crate) use near::NearMates;
 pub(crate) use give_back::GIVE_BACK_NODES;
+pub(crate) use near::NearMates;
 pub(crate) use tables::KeyHasher;
 use tables::{Map, Work};
 
