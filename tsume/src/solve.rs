@@ -202,9 +202,9 @@ pub(crate) fn solve(
             }
         }
     };
-    let unknown = |reason, nodes, elapsed| Solution {
-        decided_after: None,
-        outcome: Outcome::Unknown(reason),
+    // No mate, or unknown: no line, so nothing about one.
+    let without_line = |outcome, nodes, decided_after| Solution {
+        outcome,
         length_exact: false,
         cooks: Vec::new(),
         cooks_undecided: Vec::new(),
@@ -212,10 +212,12 @@ pub(crate) fn solve(
         cooks_checked_last_plies: 0,
         spare_pieces: Hand::EMPTY,
         nodes,
-        elapsed,
+        elapsed: start.elapsed(),
+        decided_after,
     };
+    let unknown = |reason, nodes| without_line(Outcome::Unknown(reason), nodes, None);
     if pos.king_square(attacker.flip()).is_none() {
-        return unknown(UnknownReason::NotApplicable, 0, start.elapsed());
+        return unknown(UnknownReason::NotApplicable, 0);
     }
     // Root at depth 1; an attacker node at depth d is at ply d-1 and needs one more ply.
     let cap = (PathSet::CAPACITY - 4) as u32;
@@ -264,7 +266,7 @@ pub(crate) fn solve(
     );
     let reason = || sh.reason.lock().unwrap_or(UnknownReason::Stopped);
     let Some(root) = run.root else {
-        return unknown(reason(), nodes, start.elapsed());
+        return unknown(reason(), nodes);
     };
     let decided_after = Some(start.elapsed());
     if root.dn == 0 {
@@ -273,18 +275,7 @@ pub(crate) fn solve(
         } else {
             Outcome::Unknown(UnknownReason::LengthLimit)
         };
-        return Solution {
-            outcome,
-            length_exact: false,
-            cooks: Vec::new(),
-            cooks_undecided: Vec::new(),
-            cooks_checked_plies: 0,
-            cooks_checked_last_plies: 0,
-            spare_pieces: Hand::EMPTY,
-            nodes,
-            elapsed: start.elapsed(),
-            decided_after,
-        };
+        return without_line(outcome, nodes, decided_after);
     }
 
     // Proven: build the line on a big stack (it may have to re-prove lost parts).
@@ -408,7 +399,7 @@ pub(crate) fn solve(
         }
         Some(line) => {
             log::error!("kanju-tsume: extracted line failed verification: {line:?}");
-            unknown(UnknownReason::TableFull, nodes, start.elapsed())
+            unknown(UnknownReason::TableFull, nodes)
         }
         None => {
             let r = pv_sh
@@ -416,7 +407,7 @@ pub(crate) fn solve(
                 .lock()
                 .or(*sh.reason.lock())
                 .unwrap_or(UnknownReason::TableFull);
-            unknown(r, nodes, start.elapsed())
+            unknown(r, nodes)
         }
     }
 }

@@ -198,28 +198,11 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-
-    #[derive(Clone, Default)]
-    struct Buf(Arc<Mutex<Vec<u8>>>);
-    impl Write for Buf {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    impl Buf {
-        fn text(&self) -> String {
-            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
-        }
-    }
+    use crate::output::Captured;
 
     #[test]
     fn stop_answers_once_even_if_the_solver_answers_later() {
-        let buf = Buf::default();
+        let buf = Captured::default();
         let s = Session::new(false, false, false, Output::new(Box::new(buf.clone())));
         s.request_stop(Duration::from_millis(10));
         s.finish(vec!["checkmate nomate".into()]);
@@ -229,7 +212,7 @@ mod tests {
 
     #[test]
     fn solver_answer_wins_when_first() {
-        let buf = Buf::default();
+        let buf = Captured::default();
         let s = Session::new(false, false, false, Output::new(Box::new(buf.clone())));
         s.finish(vec!["checkmate G*5b".into()]);
         s.request_stop(Duration::from_millis(10));
@@ -239,7 +222,7 @@ mod tests {
 
     #[test]
     fn infinite_game_search_holds_bestmove_until_stop() {
-        let buf = Buf::default();
+        let buf = Captured::default();
         let s = Session::new(true, true, false, Output::new(Box::new(buf.clone())));
         s.finish(vec!["bestmove 7g7f".into()]);
         assert_eq!(buf.text(), "");
@@ -249,7 +232,7 @@ mod tests {
 
     #[test]
     fn watchdog_answers_for_a_stuck_solver() {
-        let buf = Buf::default();
+        let buf = Captured::default();
         let s = Session::new(false, false, false, Output::new(Box::new(buf.clone())));
         s.watch(Duration::from_millis(10));
         std::thread::sleep(Duration::from_millis(600));
