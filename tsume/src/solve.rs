@@ -13,7 +13,7 @@ use crate::{
 };
 use kanju_engine::{Color, GenMode, Hand, Move, PieceKind, Position, Square};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The df-pn table's verdicts, for the main line's bounded search.
@@ -93,20 +93,10 @@ fn piece_set_salt(pos: &Position) -> u64 {
 /// mate-length cap: rebuilding the proof line, or a futility test's give-back position.
 fn follow_up<'a>(sh: &Shared<'a>, node_limit: u64, deadline: Option<Instant>) -> Shared<'a> {
     Shared {
-        table: sh.table,
-        stop: sh.stop,
-        done: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-        moves: AtomicU64::new(0),
-        estimate_moves: AtomicU64::new(0),
         node_limit,
         deadline,
-        reason: Mutex::new(None),
-        attacker: sh.attacker,
         salt: sh.salt,
-        check_mode: sh.check_mode,
-        max_depth: PathSet::CAPACITY as u16 - 4,
-        busy: None,
+        ..Shared::new(sh.table, sh.stop, sh.attacker, sh.check_mode)
     }
 }
 
@@ -234,20 +224,12 @@ pub(crate) fn solve(
     // Virtual-loss marks only pay when threads can meet.
     let busy = (config.threads > 1).then(Busy::new);
     let sh = Shared {
-        table,
-        stop,
-        done: AtomicBool::new(false),
-        nodes: AtomicU64::new(0),
-        moves: AtomicU64::new(0),
-        estimate_moves: AtomicU64::new(0),
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         deadline: limits.time.map(|t| start + t),
-        reason: Mutex::new(None),
-        attacker,
         salt: key_salt(pos, attacker, check_mode),
-        check_mode,
         max_depth,
         busy: busy.as_ref(),
+        ..Shared::new(table, stop, attacker, check_mode)
     };
     let run = threads::run(
         &sh,

@@ -69,6 +69,49 @@ pub(crate) struct Shared<'a> {
 }
 
 impl<'a> Shared<'a> {
+    /// What searches of `attacker`'s mates over `table` share, before any search: no
+    /// limits, no salt, the longest paths the path set holds, and no marks. Callers set
+    /// what differs with struct update syntax.
+    pub fn new(
+        table: &'a Table,
+        stop: &'a AtomicBool,
+        attacker: Color,
+        check_mode: GenMode,
+    ) -> Shared<'a> {
+        Shared {
+            table,
+            stop,
+            done: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            moves: AtomicU64::new(0),
+            estimate_moves: AtomicU64::new(0),
+            node_limit: u64::MAX,
+            deadline: None,
+            reason: Mutex::new(None),
+            attacker,
+            salt: 0,
+            check_mode,
+            max_depth: PathSet::CAPACITY as u16 - 4,
+            busy: None,
+        }
+    }
+
+    /// What a test's searchers share: Black attacking, a node limit and marks if given.
+    #[cfg(test)]
+    pub(crate) fn for_test(
+        table: &'a Table,
+        stop: &'a AtomicBool,
+        check_mode: GenMode,
+        node_limit: u64,
+        busy: Option<&'a Busy>,
+    ) -> Shared<'a> {
+        Shared {
+            node_limit,
+            busy,
+            ..Shared::new(table, stop, Color::Black, check_mode)
+        }
+    }
+
     /// Sets `done` with a reason (the first reason wins).
     pub fn abort(&self, reason: UnknownReason) {
         let mut r = self.reason.lock();
@@ -93,36 +136,6 @@ impl<'a> Shared<'a> {
     #[inline(always)]
     pub fn key_after(&self, pos: &Position, m: Move) -> u64 {
         nonzero_key(pos.board_key_after(m) ^ self.salt)
-    }
-}
-
-#[cfg(test)]
-impl<'a> Shared<'a> {
-    /// What a test's searchers share: Black attacking, no deadline, no salt, the longest
-    /// paths the path set holds.
-    pub(crate) fn for_test(
-        table: &'a Table,
-        stop: &'a AtomicBool,
-        check_mode: GenMode,
-        node_limit: u64,
-        busy: Option<&'a Busy>,
-    ) -> Shared<'a> {
-        Shared {
-            table,
-            stop,
-            done: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            moves: AtomicU64::new(0),
-            estimate_moves: AtomicU64::new(0),
-            node_limit,
-            deadline: None,
-            reason: Mutex::new(None),
-            attacker: Color::Black,
-            salt: 0,
-            check_mode,
-            max_depth: PathSet::CAPACITY as u16 - 4,
-            busy,
-        }
     }
 }
 
