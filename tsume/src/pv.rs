@@ -229,3 +229,68 @@ pub(crate) fn best_line(searcher: &Searcher, root: &Position, max: usize) -> Vec
     }
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Gold and pawn against a bare king on 5a: G*5b mates, guarded by the pawn.
+    const MATE1: &str = "4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1";
+
+    fn replays(sfen: &str, line: &[&str]) -> bool {
+        let root = Position::from_sfen(sfen).expect("a legal position");
+        let line: Vec<Move> = line
+            .iter()
+            .map(|s| Move::from_usi(s).expect("a move in USI"))
+            .collect();
+        verify(&root, Color::Black, &line)
+    }
+
+    #[test]
+    fn a_mate_replays() {
+        assert!(replays(MATE1, &["G*5b"]));
+    }
+
+    /// Each way a line can fail the replay is caught: the answer a GUI gets is only ever
+    /// a line that ends in mate with every attacker move a legal check.
+    #[test]
+    fn lines_that_are_not_mates_are_refused() {
+        // No move at all: the attacker is to move, nothing is mated.
+        assert!(!replays(MATE1, &[]));
+        // G*4b checks, but the king steps to 6a or 6b.
+        assert!(!replays(MATE1, &["G*4b"]));
+        // The defence is answered, and the line ends on the attacker's turn.
+        assert!(!replays(MATE1, &["G*4b", "5a6a"]));
+        // A legal drop that gives no check.
+        assert!(!replays(MATE1, &["G*9a"]));
+        // A drop of a piece the attacker does not hold.
+        assert!(!replays(MATE1, &["S*5b"]));
+        // A move for the wrong side.
+        assert!(!replays(MATE1, &["5a4a"]));
+    }
+
+    /// The king on 5a has the gold on 5c guarding 4b, 5b and 6b, and the lances on files
+    /// 4 and 6 guarding 4a and 6a: P*5b would leave it no reply, which makes the drop
+    /// illegal (打ち歩詰め), so a line ending with it is no mate.
+    #[test]
+    fn a_pawn_drop_mate_is_refused() {
+        let sfen = "4k4/9/4G4/9/9/9/9/9/3L1L3 b P2r2b3g4s4n2l17p 1";
+        let root = Position::from_sfen(sfen).unwrap();
+        let drop = Move::from_usi("P*5b").unwrap();
+        // It would be mate, so the rule alone refuses it.
+        let after = root.play(drop);
+        assert!(after.in_check() && !after.has_legal_move());
+        assert!(!replays(sfen, &["P*5b"]));
+    }
+
+    /// A check from afar that only drops can answer is not a mate by the rules of play,
+    /// whatever tsume rules make of the drops: this replay knows no futile drops (the
+    /// main line's verifier, `mainline::verify`, does).
+    #[test]
+    fn a_check_answered_only_by_drops_is_not_a_mate_here() {
+        assert!(!replays(
+            "8k/6S2/7G1/9/9/9/9/9/9 b Rr2b3g3s4n4l18p 1",
+            &["R*9a"]
+        ));
+    }
+}
