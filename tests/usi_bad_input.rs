@@ -159,3 +159,140 @@ fn each_go_gets_exactly_one_answer_even_when_malformed() {
         assert!(e.sync().is_empty());
     }
 }
+
+/// Words that commands are made of, valid and not, for the stream below. `quit` is left
+/// out: the stream must keep the engine running to the end.
+const WORDS: &[&str] = &[
+    "usi",
+    "isready",
+    "usinewgame",
+    "position",
+    "sfen",
+    "startpos",
+    "moves",
+    "go",
+    "mate",
+    "infinite",
+    "stop",
+    "setoption",
+    "name",
+    "value",
+    "USI_Hash",
+    "Threads",
+    "PvInterval",
+    "NodesLimit",
+    "ClearHash",
+    "SpareRule",
+    "FutileRule",
+    "Classical",
+    "AnyLength",
+    "true",
+    "false",
+    "0",
+    "1",
+    "-1",
+    "99999999999",
+    "7g7f",
+    "3c3d",
+    "G*5b",
+    "5a4a",
+    "btime",
+    "byoyomi",
+    "ponderhit",
+    "gameover",
+    "win",
+    "debug",
+    "register",
+    "b",
+    "w",
+    "-",
+    "x",
+    "+",
+    "*",
+    "searchmoves",
+    "depth",
+    "nodes",
+    "MultiPV",
+    "4k4/9/4P4/9/9/9/9/9/9",
+    "G2r2b3g4s4n4l17p",
+    "9/9/9/9/9/9/9/9/9",
+    "\u{3042}",
+];
+
+/// Whole commands, so that the stream also sets positions and searches them.
+const COMMANDS: &[&str] = &[
+    "position sfen 4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1",
+    "position startpos moves 7g7f",
+    "go mate 200",
+    "go mate infinite",
+    "stop",
+    "setoption name Threads value 2",
+    "setoption name USI_Hash value 16",
+    "usinewgame",
+];
+
+/// Seeded streams of commands, whole and random: the engine answers every `go` exactly
+/// once, is ready again at the end, and leaves cleanly on `quit`. A panic on any input
+/// would break one of the three.
+#[test]
+fn random_command_streams_do_not_break_the_engine() {
+    for seed in 1..=3u64 {
+        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let mut e = Engine::ready();
+        let (mut gos, mut readies) = (0, 0);
+        for _ in 0..300 {
+            let line = if next(10) < 4 {
+                COMMANDS[next(COMMANDS.len())].to_string()
+            } else {
+                let n = 1 + next(7);
+                (0..n)
+                    .map(|_| WORDS[next(WORDS.len())])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            match line.split_whitespace().next() {
+                Some("go") => gos += 1,
+                Some("isready") => readies += 1,
+                _ => {}
+            }
+            e.send(&line);
+        }
+        assert!(gos > 0, "seed {seed}: the stream should search");
+        e.send("stop");
+        e.send("isready");
+        let is_answer = |l: &String| l.starts_with("checkmate") || l.starts_with("bestmove");
+        let mut answers = 0;
+        for _ in 0..=readies {
+            answers += e
+                .until("readyok", common::QUICK)
+                .iter()
+                .filter(|l| is_answer(l))
+                .count();
+        }
+        // A search stopped just before the last `isready` may answer after its `readyok`.
+        while answers < gos {
+            match e.next_line(common::QUICK) {
+                Some(l) if is_answer(&l) => answers += 1,
+                Some(_) => {}
+                None => break,
+            }
+        }
+        assert_eq!(answers, gos, "seed {seed}: {:?}", e.transcript);
+        assert!(
+            e.sync().iter().all(|l| !is_answer(l)),
+            "seed {seed}: an extra answer"
+        );
+        e.send("quit");
+        let status = e.wait_exit(common::QUICK);
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "seed {seed}: {status:?}"
+        );
+    }
+}
