@@ -127,15 +127,9 @@ fn garbage_and_long_lines_do_not_break_the_engine() {
         ("go btime -100 wtime x byoyomi", "bestmove G*5b"),
     ] {
         e.send(go);
-        let lines = e.collect_until(
-            |l| l.starts_with("checkmate") || l.starts_with("bestmove"),
-            common::SEARCH,
-        );
+        let lines = e.collect_until(common::is_answer, common::SEARCH);
         assert_eq!(lines.last().unwrap(), answer, "{go}: {lines:?}");
-        assert!(e
-            .sync()
-            .iter()
-            .all(|l| !l.starts_with("checkmate") && !l.starts_with("bestmove")));
+        assert!(e.sync().iter().all(|l| !common::is_answer(l)));
     }
     assert_eq!(e.mate(problems::MATE3, 30_000).len(), 3);
 }
@@ -266,26 +260,25 @@ fn random_command_streams_do_not_break_the_engine() {
         assert!(gos > 0, "seed {seed}: the stream should search");
         e.send("stop");
         e.send("isready");
-        let is_answer = |l: &String| l.starts_with("checkmate") || l.starts_with("bestmove");
         let mut answers = 0;
         for _ in 0..=readies {
             answers += e
                 .until("readyok", common::QUICK)
                 .iter()
-                .filter(|l| is_answer(l))
+                .filter(|l| common::is_answer(l))
                 .count();
         }
         // A search stopped just before the last `isready` may answer after its `readyok`.
         while answers < gos {
             match e.next_line(common::QUICK) {
-                Some(l) if is_answer(&l) => answers += 1,
+                Some(l) if common::is_answer(&l) => answers += 1,
                 Some(_) => {}
                 None => break,
             }
         }
         assert_eq!(answers, gos, "seed {seed}: {:?}", e.transcript);
         assert!(
-            e.sync().iter().all(|l| !is_answer(l)),
+            e.sync().iter().all(|l| !common::is_answer(l)),
             "seed {seed}: an extra answer"
         );
         e.send("quit");

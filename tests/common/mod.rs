@@ -194,6 +194,12 @@ pub fn checkmates(lines: &[String]) -> usize {
     lines.iter().filter(|l| l.starts_with("checkmate")).count()
 }
 
+/// Whether `line` ends a search: `checkmate …` after `go mate`, `bestmove …` after any
+/// other `go`.
+pub fn is_answer(line: &str) -> bool {
+    line.starts_with("checkmate") || line.starts_with("bestmove")
+}
+
 /// Lines that report an error.
 pub fn errors(lines: &[String]) -> Vec<&String> {
     lines
