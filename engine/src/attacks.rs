@@ -227,6 +227,36 @@ const fn build_lines() -> [[u128; 81]; 81] {
     t
 }
 
+/// The squares within two files and three ranks of a square: wherever a stepping piece
+/// (a knight's jump is the longest step) could attack one of that square's neighbours.
+const fn build_step_reach() -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut df = -2;
+        while df <= 2 {
+            let mut dr = -3;
+            while dr <= 3 {
+                if let Some(n) = offset(sq, df, dr) {
+                    t[sq] |= 1u128 << n;
+                }
+                dr += 1;
+            }
+            df += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static STEP_REACH: [u128; 81] = build_step_reach();
+
+/// Where a stepping piece could stand to attack a neighbour of `sq` (see `build_step_reach`).
+#[inline(always)]
+pub(crate) fn step_reach(sq: Square) -> Bitboard {
+    Bitboard(STEP_REACH[sq.index()])
+}
+
 static BETWEEN: [[u128; 81]; 81] = build_between();
 static LINES: [[u128; 81]; 81] = build_lines();
 

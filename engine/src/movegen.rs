@@ -245,10 +245,8 @@ impl Position {
                     .and_not(own)
                     .and_not(line_through(ksq, ek));
                 let occ_wo = occ ^ Bitboard::from_square(ksq);
-                for to in targets {
-                    if !self.is_attacked(them, to, occ_wo) {
-                        list.push(Move::normal(ksq, to, false));
-                    }
+                for to in targets.and_not(self.attacked_around(them, ksq, targets, occ_wo)) {
+                    list.push(Move::normal(ksq, to, false));
                 }
             }
         }
@@ -278,10 +276,9 @@ impl Position {
             return;
         };
         let occ_wo = self.occupied() ^ Bitboard::from_square(ksq);
-        for to in steps(us, PieceKind::King, ksq) & target {
-            if !self.is_attacked(us.flip(), to, occ_wo) {
-                list.push(Move::normal(ksq, to, false));
-            }
+        let flights = steps(us, PieceKind::King, ksq) & target;
+        for to in flights.and_not(self.attacked_around(us.flip(), ksq, flights, occ_wo)) {
+            list.push(Move::normal(ksq, to, false));
         }
     }
 
@@ -433,10 +430,9 @@ impl Position {
         let occ = self.occupied() | Bitboard::from_square(to);
         // Cheapest refutations first: the king takes the pawn, or steps away.
         let occ_wo = occ ^ Bitboard::from_square(ek);
-        for sq in steps(them, PieceKind::King, ek).and_not(self.pieces(them)) {
-            if !self.is_attacked(us, sq, occ_wo) {
-                return false;
-            }
+        let flights = steps(them, PieceKind::King, ek).and_not(self.pieces(them));
+        if flights != self.attacked_around(us, ek, flights, occ_wo) {
+            return false;
         }
         // Can a defender other than the king take the pawn? Pinned ones only along their line.
         let takers = self
@@ -471,10 +467,9 @@ impl Position {
         let occ = self.occupied();
         let own = self.pieces(us);
         let occ_wo = occ ^ Bitboard::from_square(ksq);
-        for to in steps(us, PieceKind::King, ksq).and_not(own) {
-            if !self.is_attacked(them, to, occ_wo) {
-                return true;
-            }
+        let flights = steps(us, PieceKind::King, ksq).and_not(own);
+        if flights != self.attacked_around(them, ksq, flights, occ_wo) {
+            return true;
         }
         if self.checkers.has_more_than_one() {
             return false;
@@ -611,6 +606,32 @@ impl Position {
         self.side = us.flip();
         self.board_key ^= crate::zobrist::SIDE;
         self.ply += 1;
-        self.refresh_checkers();
+        self.checkers = self.checks_given(us, m);
+    }
+
+    /// The pieces of `us` giving check right after `us` played `m`. The position before the
+    /// move was legal, so the opponent was not in check then: a check now comes from the
+    /// piece that moved, or from a slider whose line the vacated origin opened, and only an
+    /// origin on a line through the king can open one.
+    #[inline]
+    fn checks_given(&self, us: Color, m: Move) -> Bitboard {
+        let Some(ek) = self.kings[us.flip().index()] else {
+            return Bitboard::EMPTY;
+        };
+        let to = m.to();
+        let occ = self.occupied();
+        let mover = self.board[to.index()].expect("the piece just moved");
+        let mut out = if attacks_from(mover, to, occ).contains(ek) {
+            Bitboard::from_square(to)
+        } else {
+            Bitboard::EMPTY
+        };
+        if let Some(from) = m.from() {
+            let lines = crate::attacks::rook_pseudo(ek) | crate::attacks::bishop_pseudo(ek);
+            if lines.contains(from) {
+                out |= self.slider_attackers_occ(us, ek, occ);
+            }
+        }
+        out
     }
 }

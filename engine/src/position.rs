@@ -381,21 +381,57 @@ impl Position {
         out
     }
 
-    /// True if `color` attacks `sq` with occupancy `occ`. Tests the cheap stepping pieces
-    /// first and returns at the first attacker: king moves test up to eight squares.
+    /// The squares of `targets`, all next to `center`, that `color` attacks with occupancy
+    /// `occ`. A king's flight squares are asked about together: each of `color`'s pieces
+    /// that could reach them is looked at once, where one `is_attacked` per square would
+    /// look at every piece's kind for every square.
     #[inline]
-    pub(crate) fn is_attacked(&self, color: Color, sq: Square, occ: Bitboard) -> bool {
-        use crate::attacks::steps;
+    pub(crate) fn attacked_around(
+        &self,
+        color: Color,
+        center: Square,
+        targets: Bitboard,
+        occ: Bitboard,
+    ) -> Bitboard {
+        use crate::attacks::{
+            bishop_attacks, bishop_pseudo, lance_attacks, lance_pseudo, rook_attacks, rook_pseudo,
+            step_reach, steps,
+        };
         use PieceKind::*;
-        let them = color.flip();
+        debug_assert!(targets
+            .and_not(steps(Color::Black, King, center))
+            .is_empty());
         let own = self.by_color[color.index()];
         let k = |kind: PieceKind| self.by_kind[kind.index()];
-        let near = (steps(them, King, sq) & self.by_group[GROUP_KING])
-            | (steps(them, Gold, sq) & self.by_group[GROUP_GOLD])
-            | (steps(them, Silver, sq) & k(Silver))
-            | (steps(them, Pawn, sq) & k(Pawn))
-            | (steps(them, Knight, sq) & k(Knight));
-        (near & own).is_nonempty() || self.slider_attackers_occ(color, sq, occ).is_nonempty()
+        let lances = k(Lance) & own;
+        let diag = self.by_group[GROUP_DIAG] & own;
+        let orth = self.by_group[GROUP_ORTH] & own;
+        let mut hit = Bitboard::EMPTY;
+        let steppers = own.and_not(lances | k(Bishop) | k(Rook)) & step_reach(center);
+        for s in steppers {
+            let kind = match self.board[s.index()] {
+                Some(p) => p.kind(),
+                None => continue,
+            };
+            hit |= steps(color, kind, s);
+        }
+        hit &= targets;
+        for s in lances {
+            if (lance_pseudo(color, s) & targets).is_nonempty() {
+                hit |= lance_attacks(color, s, occ) & targets;
+            }
+        }
+        for s in diag {
+            if (bishop_pseudo(s) & targets).is_nonempty() {
+                hit |= bishop_attacks(s, occ) & targets;
+            }
+        }
+        for s in orth {
+            if (rook_pseudo(s) & targets).is_nonempty() {
+                hit |= rook_attacks(s, occ) & targets;
+            }
+        }
+        hit
     }
 
     /// Pieces (of either color) that alone stand between a slider of `slider_color` and
@@ -479,5 +515,56 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The attacks on a king's neighbours found together equal those found square by
+    /// square, with the king lifted off the board as its own moves see it, over seeded
+    /// playouts from a game position and two tsume positions.
+    #[test]
+    fn attacks_around_a_king_equal_attacks_square_by_square() {
+        use crate::attacks::steps;
+        let starts = [
+            crate::STARTPOS_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1",
+        ];
+        let mut seed = 0x9e37_79b9_u64;
+        let mut list = MoveList::new();
+        let mut squares_checked = 0;
+        for start in starts {
+            for _ in 0..40 {
+                let mut pos = Position::from_sfen(start).unwrap();
+                for _ in 0..60 {
+                    for c in Color::ALL {
+                        let Some(k) = pos.king_square(c) else {
+                            continue;
+                        };
+                        let around = steps(c, PieceKind::King, k);
+                        let occ = pos.occupied() ^ Bitboard::from_square(k);
+                        let one_by_one: Bitboard = around
+                            .iter()
+                            .filter(|&sq| pos.attackers_to_occ(c.flip(), sq, occ).is_nonempty())
+                            .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from_square(sq));
+                        assert_eq!(
+                            pos.attacked_around(c.flip(), k, around, occ),
+                            one_by_one,
+                            "{} {c:?}",
+                            pos.to_sfen()
+                        );
+                        squares_checked += around.count();
+                    }
+                    list.clear();
+                    pos.legal_moves_with(GenMode::All, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play(list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(squares_checked > 10_000, "{squares_checked}");
     }
 }
