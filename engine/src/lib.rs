@@ -13,6 +13,7 @@
 mod attacks;
 mod bitboard;
 mod core_compat;
+mod evasion_count;
 mod hand;
 mod history;
 mod mate1;
@@ -25,6 +26,7 @@ mod zobrist;
 
 pub use attacks::{attacks_from, between, line_through, step_attacks};
 pub use bitboard::{Bitboard, BitboardIter};
+pub use evasion_count::Replies;
 pub use hand::Hand;
 pub use history::{History, Repetition};
 pub use movegen::GenMode;

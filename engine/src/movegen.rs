@@ -10,6 +10,19 @@ use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::types::{Color, Piece, PieceKind, Square};
 
+/// Where a generator puts its moves: a list, or a count where only the number matters.
+pub(crate) trait MoveSink {
+    /// Takes one legal move.
+    fn push(&mut self, m: Move);
+}
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        MoveList::push(self, m)
+    }
+}
+
 /// Which non-promotions a generator includes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum GenMode {
@@ -51,7 +64,7 @@ fn promotion_choices(
 
 /// Squares where `color` may drop `kind` on an otherwise empty square, ignoring nifu.
 #[inline(always)]
-fn drop_zone(kind: PieceKind, color: Color) -> Bitboard {
+pub(crate) fn drop_zone(kind: PieceKind, color: Color) -> Bitboard {
     let far = |n: u8| match color {
         Color::Black => Bitboard::ranks(1, n),
         Color::White => Bitboard::ranks(10 - n, 9),
@@ -65,7 +78,7 @@ fn drop_zone(kind: PieceKind, color: Color) -> Bitboard {
 
 /// Files (as full-file masks) holding an unpromoted pawn of `color`: pawn drops are barred there.
 #[inline(always)]
-fn pawn_files(pos: &Position, color: Color) -> Bitboard {
+pub(crate) fn pawn_files(pos: &Position, color: Color) -> Bitboard {
     // Per 9-bit file: adding 0xff to the low eight bits carries into the ninth exactly when
     // one of them is set, so the ninth bit ends up "any pawn on this file"; then
     // 0x100 - 0x001 | 0x100 spreads it over the file. No carry crosses a file.
@@ -270,7 +283,7 @@ impl Position {
 
     /// Legal king moves to `target`.
     #[inline]
-    fn king_moves(&self, target: Bitboard, list: &mut MoveList) {
+    pub(crate) fn king_moves<S: MoveSink>(&self, target: Bitboard, list: &mut S) {
         let us = self.side;
         let Some(ksq) = self.king_square(us) else {
             return;
@@ -284,7 +297,7 @@ impl Position {
 
     /// Legal moves of non-king pieces to `target` (pins respected).
     #[inline]
-    fn piece_moves(&self, mode: GenMode, target: Bitboard, list: &mut MoveList) {
+    fn piece_moves<S: MoveSink>(&self, mode: GenMode, target: Bitboard, list: &mut S) {
         let us = self.side;
         let occ = self.occupied();
         let our_king = self.king_square(us);
@@ -305,7 +318,12 @@ impl Position {
     /// Legal moves of non-king pieces onto the few squares of `target`, found backwards from
     /// each square: cheaper than walking every piece when only a check must be answered.
     #[inline]
-    fn piece_moves_onto(&self, mode: GenMode, target: Bitboard, list: &mut MoveList) {
+    pub(crate) fn piece_moves_onto<S: MoveSink>(
+        &self,
+        mode: GenMode,
+        target: Bitboard,
+        list: &mut S,
+    ) {
         let us = self.side;
         let occ = self.occupied();
         let Some(ksq) = self.king_square(us) else {
@@ -326,13 +344,13 @@ impl Position {
 
     /// Expands one piece's destinations into moves with the promotion choices of `mode`.
     #[inline(always)]
-    fn push_piece_moves(
+    fn push_piece_moves<S: MoveSink>(
         &self,
         k: PieceKind,
         from: Square,
         targets: Bitboard,
         mode: GenMode,
-        list: &mut MoveList,
+        list: &mut S,
     ) {
         if targets.is_empty() {
             return;

@@ -3,7 +3,7 @@
 //! A leaf's numbers steer which moves are tried first. The estimate must be cheap: it is
 //! computed for every child of every expanded node, before the move is made.
 
-use kanju_engine::{step_attacks, Move, Piece, PieceKind, Position};
+use kanju_engine::{step_attacks, Move, Piece, PieceKind, Position, Replies};
 
 /// Estimated (pn, dn) of the child of `pos` reached by `m`. `from_or` is true when `m` is
 /// the attacker's check (so the child is a defender node).
@@ -26,33 +26,31 @@ pub(crate) fn estimate(pos: &Position, m: Move, from_or: bool) -> (u32, u32) {
     }
 }
 
-/// The proof-number estimate of a defender node from its evasions: one per board move, and
-/// one for all interposition drops together (they are counted by their maximum, see
-/// [`crate::node::summarize`]).
+/// The proof-number estimate of a defender node from its replies to the check: one per
+/// board move, and one for all interposition drops together (they are counted by their
+/// maximum, see [`crate::node::summarize`]).
 #[inline]
-pub(crate) fn evasion_estimate(evasions: &[Move]) -> u32 {
-    let drops = evasions.iter().filter(|m| m.is_drop()).count() as u32;
-    let board = evasions.len() as u32 - drops;
-    (board + u32::from(drops > 0)).max(1)
+pub(crate) fn evasion_estimate(replies: Replies) -> u32 {
+    (replies.board_moves + u32::from(replies.drop)).max(1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kanju_engine::{PieceKind, Square};
 
+    /// A rook checks the king along the last rank from afar: two king moves and seven
+    /// squares for the two silvers in hand, counted as one.
     #[test]
     fn interposition_drops_count_once() {
-        let sq = |i| Square::from_index(i).unwrap();
-        let board = Move::normal(sq(10), sq(11), false);
-        let drops = [
-            Move::drop(PieceKind::Pawn, sq(20)),
-            Move::drop(PieceKind::Gold, sq(20)),
-            Move::drop(PieceKind::Pawn, sq(29)),
-        ];
-        assert_eq!(evasion_estimate(&[]), 1);
-        assert_eq!(evasion_estimate(&[board]), 1);
-        assert_eq!(evasion_estimate(&drops), 1);
-        assert_eq!(evasion_estimate(&[board, drops[0], drops[1], drops[2]]), 2);
+        let replies = |sfen: &str| Position::from_sfen(sfen).unwrap().count_evasions();
+        let distant = replies("4K4/9/9/9/9/9/9/9/R7k w 2s 1");
+        assert_eq!((distant.board_moves, distant.drop), (2, true));
+        assert_eq!(evasion_estimate(distant), 3);
+        assert_eq!(evasion_estimate(replies("4K4/9/9/9/9/9/9/9/R7k w - 1")), 2);
+        let only_drops = Replies {
+            board_moves: 0,
+            drop: true,
+        };
+        assert_eq!(evasion_estimate(only_drops), 1);
     }
 }

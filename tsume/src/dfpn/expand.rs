@@ -95,15 +95,14 @@ impl Searcher<'_> {
                         let cpos = pos.play(m);
                         self.moves += 1;
                         self.estimate_moves += 1;
-                        let mut ev = MoveList::new();
-                        cpos.evasions(GenMode::All, &mut ev);
-                        if ev.is_empty() {
+                        let replies = cpos.count_evasions();
+                        if replies.is_mate() {
                             c.pn = 0;
                             c.dn = INF;
                             c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
                             c.len = 0;
                         } else {
-                            let pn = initial::evasion_estimate(ev.as_slice());
+                            let pn = initial::evasion_estimate(replies);
                             self.scratch.leaves.put(c.key, c.hand, Leaf::Evasions(pn));
                             c.pn = pn + churn;
                         }

@@ -1,0 +1,197 @@
+//! The replies to a check counted, not listed.
+//!
+//! A tsume solver estimates how hard a check is to follow up by how many replies the
+//! defender has (df-pn+), and it does so for every new check it meets: most of those
+//! estimates are never followed by a visit. It needs the board moves one by one, since
+//! each is a separate defence, but the interposition drops only as "some drop exists",
+//! since drops on one square are tried one after another, weakest first. Listing every
+//! drop of a full hand on every square between a distant checker and the king, to count
+//! them as one, is most of what a list would cost.
+
+use crate::bitboard::Bitboard;
+use crate::movegen::{drop_zone, pawn_files, GenMode, MoveSink};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::PieceKind;
+
+/// How the side to move, in check, can answer: what [`Position::evasions`] would list
+/// with [`GenMode::All`], counted.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Replies {
+    /// King moves, captures of the checker and moves onto the line between, each
+    /// promotion choice counted as a move.
+    pub board_moves: u32,
+    /// At least one drop between the checker and the king is legal.
+    pub drop: bool,
+}
+
+impl Replies {
+    /// No reply at all: the side to move is checkmated.
+    pub fn is_mate(self) -> bool {
+        self.board_moves == 0 && !self.drop
+    }
+}
+
+/// Counts what a generator would push.
+struct Count(u32);
+
+impl MoveSink for Count {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+}
+
+impl Position {
+    /// The replies of the side to move to the check it is in; nothing when it is not in
+    /// check. Agrees with [`Position::evasions`] in [`GenMode::All`].
+    pub fn count_evasions(&self) -> Replies {
+        let mut out = Replies::default();
+        let Some(ksq) = self.king_square(self.side) else {
+            return out;
+        };
+        if !self.in_check() {
+            return out;
+        }
+        let mut count = Count(0);
+        self.king_moves(!self.pieces(self.side), &mut count);
+        if self.checkers.has_more_than_one() {
+            out.board_moves = count.0;
+            return out;
+        }
+        let checker = self.checkers.single();
+        let block = crate::attacks::between(ksq, checker);
+        self.piece_moves_onto(
+            GenMode::All,
+            block | Bitboard::from_square(checker),
+            &mut count,
+        );
+        out.board_moves = count.0;
+        out.drop = self.any_drop(block);
+        out
+    }
+
+    /// True if the side to move may drop some piece on one of the empty squares `target`:
+    /// whether [`Position::evasions`]' drops onto them would push anything.
+    fn any_drop(&self, target: Bitboard) -> bool {
+        let us = self.side;
+        let hand = self.hand(us);
+        if hand.is_empty() || target.is_empty() {
+            return false;
+        }
+        let anywhere = [
+            PieceKind::Silver,
+            PieceKind::Gold,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+        ];
+        if anywhere.iter().any(|&k| hand.has(k)) {
+            return true;
+        }
+        for k in [PieceKind::Knight, PieceKind::Lance] {
+            if hand.has(k) && (target & drop_zone(k, us)).is_nonempty() {
+                return true;
+            }
+        }
+        if !hand.has(PieceKind::Pawn) {
+            return false;
+        }
+        let targets = (target & drop_zone(PieceKind::Pawn, us)).and_not(pawn_files(self, us));
+        // Only the square in front of the enemy king can be a pawn-drop mate.
+        let mate_sq = self
+            .king_square(us.flip())
+            .map(|ek| crate::attacks::steps(us.flip(), PieceKind::Pawn, ek))
+            .unwrap_or(Bitboard::EMPTY);
+        targets
+            .iter()
+            .any(|to| !(mate_sq.contains(to) && self.is_pawn_drop_mate(to)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{GenMode, MoveList, Position};
+
+    /// A drop counts only where the piece may stand: White's knights never on its last two
+    /// ranks, its lances and pawns never on the last. A rook checks the king along the last
+    /// rank, then along the one before it, and White holds one piece of a kind.
+    #[test]
+    fn a_drop_counts_only_where_the_piece_may_stand() {
+        let drop = |sfen: &str| {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let mut list = MoveList::new();
+            pos.evasions(GenMode::All, &mut list);
+            assert_eq!(pos.count_evasions().drop, list.iter().any(|m| m.is_drop()));
+            pos.count_evasions().drop
+        };
+        for hand in ["n", "l", "p"] {
+            assert!(
+                !drop(&format!("4K4/9/9/9/9/9/9/9/R7k w {hand} 1")),
+                "{hand}"
+            );
+        }
+        assert!(!drop("4K4/9/9/9/9/9/9/R7k/9 w n 1"));
+        assert!(drop("4K4/9/9/9/9/9/9/R7k/9 w l 1"));
+        assert!(drop("4K4/9/9/9/9/9/9/R7k/9 w p 1"));
+        assert!(drop("4K4/9/9/9/9/9/9/9/R7k w s 1"));
+    }
+
+    /// Counted replies equal the listed ones: after every check from positions along
+    /// seeded playouts of a game and two tsume positions, the board moves are as many and
+    /// a drop is found exactly when the list has one.
+    #[test]
+    fn counted_replies_equal_listed_ones() {
+        let starts = [
+            crate::STARTPOS_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1",
+            "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1",
+        ];
+        let mut seed = 0x2545_f491_u64;
+        let (mut list, mut checks, mut replies) =
+            (MoveList::new(), MoveList::new(), MoveList::new());
+        let (mut positions, mut with_drops, mut mates) = (0, 0, 0);
+        for start in starts {
+            for _ in 0..30 {
+                let mut pos = Position::from_sfen(start).unwrap();
+                for _ in 0..40 {
+                    checks.clear();
+                    pos.checks(GenMode::All, &mut checks);
+                    for &m in checks.as_slice() {
+                        let after = pos.play(m);
+                        replies.clear();
+                        after.evasions(GenMode::All, &mut replies);
+                        let drops = replies.iter().filter(|r| r.is_drop()).count();
+                        let counted = after.count_evasions();
+                        assert_eq!(
+                            (counted.board_moves as usize, counted.drop),
+                            (replies.len() - drops, drops > 0),
+                            "{} after {m}",
+                            pos.to_sfen()
+                        );
+                        assert_eq!(counted.is_mate(), replies.is_empty());
+                        positions += 1;
+                        with_drops += usize::from(drops > 0);
+                        mates += usize::from(replies.is_empty());
+                    }
+                    if !pos.in_check() {
+                        assert_eq!(pos.count_evasions(), Default::default());
+                    }
+                    list.clear();
+                    pos.legal_moves_with(GenMode::All, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play(list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(
+            positions > 5_000 && with_drops > 500 && mates > 10,
+            "{positions} {with_drops} {mates}"
+        );
+    }
+}
