@@ -44,33 +44,40 @@ pub(crate) fn reveal_chain(cs: &mut [Child], mut i: usize) {
     }
 }
 
+/// Chains the drops on each square from the cheapest kind up. Two passes over the
+/// children, not a scan of all of them for each drop: a distant check can be answered by
+/// dozens of drops.
 fn chain_interpositions(cs: &mut [Child]) {
-    let n = cs.len();
-    for i in 0..n {
-        let Some(ki) = cs[i].mv.drop_kind() else {
+    // Per square: the kinds dropped there (bit per hand kind, pawn = bit 0, ranked as
+    // `PieceKind` ranks them) and the child of each.
+    let mut kinds = [0u8; 81];
+    let mut child = [[0u16; 7]; 81];
+    let mut any = false;
+    for (i, c) in cs.iter().enumerate() {
+        if let Some(k) = c.mv.drop_kind() {
+            let to = c.mv.to().index();
+            kinds[to] |= 1 << k.index();
+            child[to][k.index()] = i as u16;
+            any = true;
+        }
+    }
+    if !any {
+        return;
+    }
+    for c in cs.iter_mut() {
+        let Some(k) = c.mv.drop_kind() else {
             continue;
         };
-        let to = cs[i].mv.to();
-        // The next dearer drop on the same square.
-        let mut next: Option<usize> = None;
-        let mut prev_exists = false;
-        for j in 0..n {
-            let Some(kj) = cs[j].mv.drop_kind() else {
-                continue;
-            };
-            if j == i || cs[j].mv.to() != to {
-                continue;
-            }
-            if kj < ki {
-                prev_exists = true;
-            } else if kj > ki && next.is_none_or(|x| cs[x].mv.drop_kind().is_some_and(|kx| kj < kx))
-            {
-                next = Some(j);
-            }
-        }
-        cs[i].next = next.map_or(NO_NEXT, |x| x as u16);
-        if prev_exists {
-            cs[i].flags |= HIDDEN;
+        let to = c.mv.to().index();
+        let cheaper = kinds[to] & ((1u8 << k.index()) - 1);
+        let dearer = kinds[to] & !((2u8 << k.index()) - 1);
+        c.next = if dearer == 0 {
+            NO_NEXT
+        } else {
+            child[to][dearer.trailing_zeros() as usize]
+        };
+        if cheaper != 0 {
+            c.flags |= HIDDEN;
         }
     }
 }
