@@ -32,6 +32,8 @@ impl Replies {
     }
 }
 
+const ONTO_SQUARES: u32 = 2;
+
 /// Counts what a generator would push.
 struct Count(u32);
 
@@ -61,11 +63,14 @@ impl Position {
         }
         let checker = self.checkers.single();
         let block = crate::attacks::between(ksq, checker);
-        self.piece_moves_onto(
-            GenMode::All,
-            block | Bitboard::from_square(checker),
-            &mut count,
-        );
+        // Found backwards from each square where they are few, else forwards from each
+        // piece: one attack lookup a piece beats one attackers test a square.
+        let target = block | Bitboard::from_square(checker);
+        if target.count() <= ONTO_SQUARES {
+            self.piece_moves_onto(GenMode::All, target, &mut count);
+        } else {
+            self.piece_moves(GenMode::All, target, &mut count);
+        }
         out.board_moves = count.0;
         out.drop = self.any_drop(block);
         out

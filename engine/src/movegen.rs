@@ -297,7 +297,7 @@ impl Position {
 
     /// Legal moves of non-king pieces to `target` (pins respected).
     #[inline]
-    fn piece_moves<S: MoveSink>(&self, mode: GenMode, target: Bitboard, list: &mut S) {
+    pub(crate) fn piece_moves<S: MoveSink>(&self, mode: GenMode, target: Bitboard, list: &mut S) {
         let us = self.side;
         let occ = self.occupied();
         let our_king = self.king_square(us);
