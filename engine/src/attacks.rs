@@ -336,7 +336,7 @@ pub(crate) fn steps(color: Color, kind: PieceKind, sq: Square) -> Bitboard {
 }
 
 /// The squares `piece` on `sq` attacks, given the occupancy.
-#[inline]
+#[inline(always)]
 pub fn attacks_from(piece: Piece, sq: Square, occ: Bitboard) -> Bitboard {
     let c = piece.color();
     match piece.kind() {
