@@ -62,6 +62,9 @@ struct EscapeGuards {
     squares: [Square; 8],
     /// Bit `i` set once `guards[i]` and `lines[i]` hold.
     known: u8,
+    /// The squares no attacker piece guards: the king escapes to any of them that a dropped
+    /// piece does not cover, since a drop opens no line.
+    unguarded: Bitboard,
     /// Attacker pieces attacking the square, with the king lifted off the board.
     guards: [Bitboard; 8],
     /// Squares whose occupancy could change the square's slider attacks: what a rook and a
@@ -77,13 +80,17 @@ impl EscapeGuards {
             len: 0,
             squares: [king; 8],
             known: 0,
+            unguarded: Bitboard::EMPTY,
             guards: [Bitboard::EMPTY; 8],
             lines: [Bitboard::EMPTY; 8],
         };
-        for sq in steps(them, PieceKind::King, king).and_not(pos.pieces(them)) {
+        let around = steps(them, PieceKind::King, king).and_not(pos.pieces(them));
+        for sq in around {
             g.squares[g.len] = sq;
             g.len += 1;
         }
+        let occ = pos.occupied() ^ Bitboard::from_square(king);
+        g.unguarded = around.and_not(pos.attacked_around(pos.side, king, around, occ));
         g
     }
 
@@ -138,6 +145,9 @@ impl EscapeGuards {
         // Occupancy with the move made and the king lifted, so it cannot hide behind itself.
         let occ = ((pos.occupied() ^ from_bb) | to_bb) ^ Bitboard::from_square(self.king);
         let covered = attacks_from(piece, to, occ);
+        if from_bb.is_empty() && self.unguarded.and_not(covered).is_nonempty() {
+            return true;
+        }
         for i in 0..self.len {
             let sq = self.squares[i];
             if covered.contains(sq) {
