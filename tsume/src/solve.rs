@@ -229,6 +229,7 @@ pub(crate) fn solve(
         salt: key_salt(pos, attacker, check_mode),
         max_depth,
         busy: busy.as_ref(),
+        mate1_at_expansion: false,
         ..Shared::new(table, stop, attacker, check_mode)
     };
     let run = threads::run(

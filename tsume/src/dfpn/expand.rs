@@ -108,10 +108,14 @@ impl Searcher<'_> {
                         }
                     }
                 }
-                if !or_node && c.flags & HIDDEN == 0 && depth + 1 < sh.max_depth {
-                    // A new attacker node: the mate in one is cheap and settles many. A
-                    // held-back one is tested when it is entered, and one at the length
-                    // limit is not: its mate would be longer than the limit.
+                if sh.mate1_at_expansion
+                    && !or_node
+                    && c.flags & HIDDEN == 0
+                    && depth + 1 < sh.max_depth
+                {
+                    // A new attacker node: the mate in one settles many. A held-back one is
+                    // tested when it is entered, and one at the length limit is not: its
+                    // mate would be longer than the limit.
                     c.flags |= MATE1_TESTED;
                     if self.scratch.leaves.get(c.key, c.hand) != Some(Leaf::NoMate1) {
                         let cpos = pos.play(m);

@@ -66,6 +66,13 @@ pub(crate) struct Shared<'a> {
     pub max_depth: u16,
     /// Where the threads are, when there are several (see [`crate::busy`]).
     pub busy: Option<&'a Busy>,
+    /// Each new evasion's attacker node is tested for a mate in one when its defender node
+    /// is expanded, not when it is first entered. The test is a quarter of the search's
+    /// instructions and most of those nodes are never entered, so a proof of any size
+    /// gains by testing on entry (docs/performance.md, session 43); a search held to a
+    /// few thousand nodes, a futility test's, settles more within them with the test at
+    /// expansion.
+    pub mate1_at_expansion: bool,
 }
 
 impl<'a> Shared<'a> {
@@ -93,6 +100,7 @@ impl<'a> Shared<'a> {
             check_mode,
             max_depth: PathSet::CAPACITY as u16 - 4,
             busy: None,
+            mate1_at_expansion: true,
         }
     }
 
