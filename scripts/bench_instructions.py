@@ -7,9 +7,11 @@ fixed number of nodes on one thread repeat exactly, and where the node is bound 
 computation rather than memory (see docs/performance.md) they follow its time. Each build
 runs `kanju solve SFEN --proof-only --nodes N` under `valgrind --tool=callgrind` (about 50
 times slower than natively) on each named problem; the script prints instructions per
-node and each build's ratio to the first. Builds that differ in speed alone search the
-same nodes; the script says so when they do not, since the counts then compare different
-work.
+node and each build's ratio to the first. A run that reaches the cap searches as many
+nodes in every build, but not necessarily the same ones: check that a change leaves the
+search alone with `sweep.py` (equal nodes on every problem) before reading the counts as
+the node's cost. A problem decided before the cap is flagged when the builds' node counts
+differ.
 
 usage: scripts/bench_instructions.py OLD_KANJU NEW_KANJU [...]
                                      [--names zukou-091,zukou-008] [--nodes 150000]
