@@ -115,6 +115,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use crate::playouts::STARTS;
     use crate::{GenMode, MoveList, Position};
 
     /// A drop counts only where the piece may stand: White's knights never on its last two
@@ -142,58 +143,38 @@ mod tests {
     }
 
     /// Counted replies equal the listed ones: after every check from positions along
-    /// seeded playouts of a game and two tsume positions, the board moves are as many and
-    /// a drop is found exactly when the list has one.
+    /// seeded playouts of a game and three tsume positions, the board moves are as many
+    /// and a drop is found exactly when the list has one.
     #[test]
     fn counted_replies_equal_listed_ones() {
-        let starts = [
-            crate::STARTPOS_SFEN,
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-            "9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1",
-            "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1",
-        ];
-        let mut seed = 0x2545_f491_u64;
-        let (mut list, mut checks, mut replies) =
-            (MoveList::new(), MoveList::new(), MoveList::new());
+        let zuko_8 = "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1";
+        let starts = [STARTS[0], STARTS[1], STARTS[2], zuko_8];
+        let (mut checks, mut replies) = (MoveList::new(), MoveList::new());
         let (mut positions, mut with_drops, mut mates) = (0, 0, 0);
-        for start in starts {
-            for _ in 0..30 {
-                let mut pos = Position::from_sfen(start).unwrap();
-                for _ in 0..40 {
-                    checks.clear();
-                    pos.checks(GenMode::All, &mut checks);
-                    for &m in checks.as_slice() {
-                        let after = pos.play(m);
-                        replies.clear();
-                        after.evasions(GenMode::All, &mut replies);
-                        let drops = replies.iter().filter(|r| r.is_drop()).count();
-                        let counted = after.count_evasions();
-                        assert_eq!(
-                            (counted.board_moves as usize, counted.drop),
-                            (replies.len() - drops, drops > 0),
-                            "{} after {m}",
-                            pos.to_sfen()
-                        );
-                        assert_eq!(counted.is_mate(), replies.is_empty());
-                        positions += 1;
-                        with_drops += usize::from(drops > 0);
-                        mates += usize::from(replies.is_empty());
-                    }
-                    if !pos.in_check() {
-                        assert_eq!(pos.count_evasions(), Default::default());
-                    }
-                    list.clear();
-                    pos.legal_moves_with(GenMode::All, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = pos.play(list[(seed % list.len() as u64) as usize]);
-                }
+        crate::playouts::for_each_position(&starts, 0x2545_f491, 30, 40, |pos| {
+            checks.clear();
+            pos.checks(GenMode::All, &mut checks);
+            for &m in checks.as_slice() {
+                let after = pos.play(m);
+                replies.clear();
+                after.evasions(GenMode::All, &mut replies);
+                let drops = replies.iter().filter(|r| r.is_drop()).count();
+                let counted = after.count_evasions();
+                assert_eq!(
+                    (counted.board_moves as usize, counted.drop),
+                    (replies.len() - drops, drops > 0),
+                    "{} after {m}",
+                    pos.to_sfen()
+                );
+                assert_eq!(counted.is_mate(), replies.is_empty());
+                positions += 1;
+                with_drops += usize::from(drops > 0);
+                mates += usize::from(replies.is_empty());
             }
-        }
+            if !pos.in_check() {
+                assert_eq!(pos.count_evasions(), Default::default());
+            }
+        });
         assert!(
             positions > 5_000 && with_drops > 500 && mates > 10,
             "{positions} {with_drops} {mates}"

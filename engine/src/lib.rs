@@ -19,6 +19,8 @@ mod history;
 mod mate1;
 mod movegen;
 mod moves;
+#[cfg(test)]
+mod playouts;
 mod position;
 mod sfen;
 mod types;

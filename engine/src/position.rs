@@ -469,52 +469,30 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::playouts::STARTS;
     use crate::{GenMode, MoveList};
 
     /// The predicted key and hands of every child equal those of the child itself, over
-    /// seeded playouts from a game position and a tsume position (captures, drops, promotions).
+    /// seeded playouts from a game position and two tsume positions.
     #[test]
     fn child_keys_and_hands_are_predicted_exactly() {
-        let starts = [
-            crate::STARTPOS_SFEN,
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-            "9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1",
-        ];
-        let mut seed = 0x1234_5678_u64;
         let mut list = MoveList::new();
-        for start in starts {
-            for _ in 0..40 {
-                let mut pos = Position::from_sfen(start).unwrap();
-                for _ in 0..60 {
-                    list.clear();
-                    pos.legal_moves_with(GenMode::All, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    for &m in list.as_slice() {
-                        let child = pos.play(m);
-                        assert_eq!(
-                            pos.board_key_after(m),
-                            child.board_key(),
-                            "{} {m}",
-                            pos.to_sfen()
-                        );
-                        for c in Color::ALL {
-                            assert_eq!(
-                                pos.hand_after(c, m),
-                                child.hand(c),
-                                "{} {m}",
-                                pos.to_sfen()
-                            );
-                        }
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = pos.play(list[(seed % list.len() as u64) as usize]);
+        crate::playouts::for_each_position(&STARTS, 0x1234_5678, 40, 60, |pos| {
+            list.clear();
+            pos.legal_moves_with(GenMode::All, &mut list);
+            for &m in list.as_slice() {
+                let child = pos.play(m);
+                assert_eq!(
+                    pos.board_key_after(m),
+                    child.board_key(),
+                    "{} {m}",
+                    pos.to_sfen()
+                );
+                for c in Color::ALL {
+                    assert_eq!(pos.hand_after(c, m), child.hand(c), "{} {m}", pos.to_sfen());
                 }
             }
-        }
+        });
     }
 
     /// The attacks on a king's neighbours found together equal those found square by
@@ -523,48 +501,27 @@ mod tests {
     #[test]
     fn attacks_around_a_king_equal_attacks_square_by_square() {
         use crate::attacks::steps;
-        let starts = [
-            crate::STARTPOS_SFEN,
-            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
-            "9/6nS1/4s4/4r1P1g/5Sk1B/5+pbR1/4Nsp2/9/4N4 b 3Gn4l15p 1",
-        ];
-        let mut seed = 0x9e37_79b9_u64;
-        let mut list = MoveList::new();
         let mut squares_checked = 0;
-        for start in starts {
-            for _ in 0..40 {
-                let mut pos = Position::from_sfen(start).unwrap();
-                for _ in 0..60 {
-                    for c in Color::ALL {
-                        let Some(k) = pos.king_square(c) else {
-                            continue;
-                        };
-                        let around = steps(c, PieceKind::King, k);
-                        let occ = pos.occupied() ^ Bitboard::from_square(k);
-                        let one_by_one: Bitboard = around
-                            .iter()
-                            .filter(|&sq| pos.attackers_to_occ(c.flip(), sq, occ).is_nonempty())
-                            .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from_square(sq));
-                        assert_eq!(
-                            pos.attacked_around(c.flip(), k, around, occ),
-                            one_by_one,
-                            "{} {c:?}",
-                            pos.to_sfen()
-                        );
-                        squares_checked += around.count();
-                    }
-                    list.clear();
-                    pos.legal_moves_with(GenMode::All, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = pos.play(list[(seed % list.len() as u64) as usize]);
-                }
+        crate::playouts::for_each_position(&STARTS, 0x9e37_79b9, 40, 60, |pos| {
+            for c in Color::ALL {
+                let Some(k) = pos.king_square(c) else {
+                    continue;
+                };
+                let around = steps(c, PieceKind::King, k);
+                let occ = pos.occupied() ^ Bitboard::from_square(k);
+                let one_by_one: Bitboard = around
+                    .iter()
+                    .filter(|&sq| pos.attackers_to_occ(c.flip(), sq, occ).is_nonempty())
+                    .fold(Bitboard::EMPTY, |b, sq| b | Bitboard::from_square(sq));
+                assert_eq!(
+                    pos.attacked_around(c.flip(), k, around, occ),
+                    one_by_one,
+                    "{} {c:?}",
+                    pos.to_sfen()
+                );
+                squares_checked += around.count();
             }
-        }
+        });
         assert!(squares_checked > 10_000, "{squares_checked}");
     }
 }
