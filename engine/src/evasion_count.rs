@@ -9,10 +9,9 @@
 //! them as one, is most of what a list would cost.
 
 use crate::bitboard::Bitboard;
-use crate::movegen::{drop_zone, pawn_files, GenMode, MoveSink};
+use crate::movegen::{GenMode, MoveSink};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::PieceKind;
 
 /// How the side to move, in check, can answer: what [`Position::evasions`] would list
 /// with [`GenMode::All`], counted.
@@ -32,6 +31,8 @@ impl Replies {
     }
 }
 
+/// Up to this many squares to answer a check on, its replies are found backwards from
+/// each square; beyond, forwards from each piece (measured: docs/performance.md).
 const ONTO_SQUARES: u32 = 2;
 
 /// Counts what a generator would push.
@@ -41,6 +42,21 @@ impl MoveSink for Count {
     #[inline(always)]
     fn push(&mut self, _: Move) {
         self.0 += 1;
+    }
+}
+
+/// Notes whether a generator would push anything, and lets it stop at the first move.
+struct Any(bool);
+
+impl MoveSink for Any {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 = true;
+    }
+
+    #[inline(always)]
+    fn has_enough(&self) -> bool {
+        self.0
     }
 }
 
@@ -72,44 +88,12 @@ impl Position {
             self.piece_moves(GenMode::All, target, &mut count);
         }
         out.board_moves = count.0;
-        out.drop = self.any_drop(block);
+        // Drops on one square are tried one after another, so only whether any is legal
+        // counts; the generator stops at the first.
+        let mut drop = Any(false);
+        self.drops(block, &mut drop);
+        out.drop = drop.0;
         out
-    }
-
-    /// True if the side to move may drop some piece on one of the empty squares `target`:
-    /// whether [`Position::evasions`]' drops onto them would push anything.
-    fn any_drop(&self, target: Bitboard) -> bool {
-        let us = self.side;
-        let hand = self.hand(us);
-        if hand.is_empty() || target.is_empty() {
-            return false;
-        }
-        let anywhere = [
-            PieceKind::Silver,
-            PieceKind::Gold,
-            PieceKind::Bishop,
-            PieceKind::Rook,
-        ];
-        if anywhere.iter().any(|&k| hand.has(k)) {
-            return true;
-        }
-        for k in [PieceKind::Knight, PieceKind::Lance] {
-            if hand.has(k) && (target & drop_zone(k, us)).is_nonempty() {
-                return true;
-            }
-        }
-        if !hand.has(PieceKind::Pawn) {
-            return false;
-        }
-        let targets = (target & drop_zone(PieceKind::Pawn, us)).and_not(pawn_files(self, us));
-        // Only the square in front of the enemy king can be a pawn-drop mate.
-        let mate_sq = self
-            .king_square(us.flip())
-            .map(|ek| crate::attacks::steps(us.flip(), PieceKind::Pawn, ek))
-            .unwrap_or(Bitboard::EMPTY);
-        targets
-            .iter()
-            .any(|to| !(mate_sq.contains(to) && self.is_pawn_drop_mate(to)))
     }
 }
 

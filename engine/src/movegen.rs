@@ -14,6 +14,13 @@ use crate::types::{Color, Piece, PieceKind, Square};
 pub(crate) trait MoveSink {
     /// Takes one legal move.
     fn push(&mut self, m: Move);
+
+    /// True once the sink needs no more moves: a generator may stop there. A list never
+    /// has enough.
+    #[inline(always)]
+    fn has_enough(&self) -> bool {
+        false
+    }
 }
 
 impl MoveSink for MoveList {
@@ -384,7 +391,7 @@ impl Position {
 
     /// Legal drops onto `target` (which must hold only empty squares).
     #[inline]
-    fn drops(&self, target: Bitboard, list: &mut MoveList) {
+    pub(crate) fn drops<S: MoveSink>(&self, target: Bitboard, list: &mut S) {
         let us = self.side;
         let hand = self.hand(us);
         if hand.is_empty() || target.is_empty() {
@@ -411,6 +418,9 @@ impl Position {
                 for &k in kinds {
                     list.push(Move::drop(k, to));
                 }
+                if list.has_enough() {
+                    return;
+                }
             }
         }
         for k in [PieceKind::Knight, PieceKind::Lance] {
@@ -419,6 +429,9 @@ impl Position {
                     list.push(Move::drop(k, to));
                 }
             }
+        }
+        if list.has_enough() {
+            return;
         }
         if hand.has(PieceKind::Pawn) {
             let targets = (target & drop_zone(PieceKind::Pawn, us)).and_not(pawn_files(self, us));
@@ -430,6 +443,9 @@ impl Position {
             for to in targets {
                 if !(mate_sq.contains(to) && self.is_pawn_drop_mate(to)) {
                     list.push(Move::drop(PieceKind::Pawn, to));
+                    if list.has_enough() {
+                        return;
+                    }
                 }
             }
         }

@@ -383,8 +383,8 @@ impl Position {
 
     /// The squares of `targets`, all next to `center`, that `color` attacks with occupancy
     /// `occ`. A king's flight squares are asked about together: each of `color`'s pieces
-    /// that could reach them is looked at once, where one `is_attacked` per square would
-    /// look at every piece's kind for every square.
+    /// that could reach them is looked at once, where an attack test per square would look
+    /// at every piece kind for every square.
     #[inline]
     pub(crate) fn attacked_around(
         &self,
