@@ -22,12 +22,26 @@ impl Position {
     /// Considers every legal check, non-promotions included.
     pub fn mate_in_1(&self) -> Option<Move> {
         let mut checks = MoveList::new();
-        self.checks_leaving_no_flight(GenMode::All, &mut checks);
+        self.checks(GenMode::All, &mut checks);
+        self.mating_check(checks.as_slice())
+    }
+
+    /// The first of `checks`, legal checks of the side to move, that mates at once. A
+    /// search that generates a node's checks anyway tests them here, instead of having
+    /// [`Position::mate_in_1`] generate them a second time. Sound and complete over the
+    /// moves given; over the checks of [`GenMode::Standard`] it finds a mate whenever one
+    /// exists, since each check that mode leaves out has a promotion with the same
+    /// occupancy and a superset of its attacks.
+    pub fn mating_check(&self, checks: &[Move]) -> Option<Move> {
+        let ek = self.king_square(self.side.flip())?;
+        if checks.is_empty() {
+            return None;
+        }
+        let mut guards = EscapeGuards::new(self, ek);
         checks
-            .as_slice()
             .iter()
             .copied()
-            .find(|&m| !self.play(m).has_evasion())
+            .find(|&m| !guards.king_escapes_after(self, m) && !self.play(m).has_evasion())
     }
 
     /// Appends the checks of `mode` after which the defending king has no move of its own:

@@ -503,6 +503,17 @@ fn check_position(
     if !mating.is_empty() {
         stats.with_mate += 1;
     }
+    // The search tests the checks it generates anyway, in the usual (Standard) mode, which
+    // leaves out non-promotions: a mate must still be found whenever one exists.
+    let standard = gen(k, |p, l| p.checks(GenMode::Standard, l));
+    match k.mating_check(&standard) {
+        Some(m) => ensure(mated(&k.play(m)), || {
+            format!("mating_check over the Standard checks returned {m}, which does not mate")
+        })?,
+        None => ensure(mating.is_empty(), || {
+            format!("mating_check over the Standard checks found nothing but {mating:?} mate")
+        })?,
+    }
 
     // --- checks that leave the king no move of its own, by brute force over every check
     let no_flight: BTreeSet<Move> = gen(k, |p, l| p.checks_leaving_no_flight(GenMode::All, l))

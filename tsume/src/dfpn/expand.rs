@@ -16,7 +16,9 @@ use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 const SNDA_WALK: usize = 24;
 
 impl Searcher<'_> {
-    /// Generates the node's moves and looks every child up.
+    /// Generates the node's moves and looks every child up. With `mate1`, an attacker node
+    /// first tests its checks for a mate in one, and returns the mating check without
+    /// adding any child if there is one.
     pub(super) fn expand(
         &mut self,
         pos: &Position,
@@ -24,7 +26,8 @@ impl Searcher<'_> {
         or_node: bool,
         key: u64,
         hand: Hand,
-    ) {
+        mate1: bool,
+    ) -> Option<Move> {
         let sh = self.sh;
         let attacker = sh.attacker;
         // A local list: it is left uninitialised, whereas moving a 2 KiB list in and out
@@ -32,6 +35,12 @@ impl Searcher<'_> {
         let mut moves = MoveList::new();
         if or_node {
             pos.checks(sh.check_mode, &mut moves);
+            if mate1 {
+                let m = pos.mating_check(moves.as_slice());
+                if m.is_some() {
+                    return m;
+                }
+            }
         } else if pos.in_check() {
             pos.evasions(GenMode::All, &mut moves);
         } else {
@@ -156,6 +165,7 @@ impl Searcher<'_> {
         if delayed {
             reveal_settled(&mut self.scratch.children[start..]);
         }
+        None
     }
 
     /// SNDA: the child just probed was first reached from another parent. Follow parent

@@ -408,17 +408,15 @@ impl<'a> Searcher<'a> {
             };
         }
 
-        // A new attacker node first tries the mate in one (unless its parent already did).
-        if or_node && leaf && me.flags & MATE1_TESTED == 0 {
-            if let Some(m) = pos.mate_in_1() {
-                let r = self.mate1_result(pos, m);
-                self.store_terminal(key, &r, md, me, parent);
-                return r;
-            }
-        }
-
+        // A new attacker node first tries the mate in one (unless its parent already did),
+        // on the checks its expansion generates anyway.
+        let mate1 = or_node && leaf && me.flags & MATE1_TESTED == 0;
         let start = self.scratch.children.len();
-        self.expand(pos, depth, or_node, key, hand);
+        if let Some(m) = self.expand(pos, depth, or_node, key, hand, mate1) {
+            let r = self.mate1_result(pos, m);
+            self.store_terminal(key, &r, md, me, parent);
+            return r;
+        }
         let end = self.scratch.children.len();
         if start == end {
             // No check to give, or no evasion: the node is decided here.
