@@ -257,6 +257,30 @@ pub(crate) fn step_reach(sq: Square) -> Bitboard {
     Bitboard(STEP_REACH[sq.index()])
 }
 
+/// The squares on a rank, file or diagonal through a square, the square itself left out.
+const fn build_aligned() -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let mut d = 0;
+        while d < 8 {
+            t[sq] |= RAYS[d][sq];
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static ALIGNED: [u128; 81] = build_aligned();
+
+/// The squares a slider's line through `sq` could reach: where vacating `sq` may uncover
+/// an attack.
+#[inline(always)]
+pub(crate) fn aligned(sq: Square) -> Bitboard {
+    Bitboard(ALIGNED[sq.index()])
+}
+
 static BETWEEN: [[u128; 81]; 81] = build_between();
 static LINES: [[u128; 81]; 81] = build_lines();
 

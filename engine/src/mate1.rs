@@ -9,7 +9,9 @@
 //! attack test where its two changed squares could alter a slider's line.
 
 use crate::attacks::steps;
-use crate::attacks::{attacks_from, bishop_attacks, bishop_pseudo, rook_attacks, rook_pseudo};
+use crate::attacks::{
+    aligned, attacks_from, bishop_attacks, bishop_pseudo, rook_attacks, rook_pseudo,
+};
 use crate::bitboard::Bitboard;
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
@@ -76,8 +78,10 @@ struct EscapeGuards {
     squares: [Square; 8],
     /// Bit `i` set once `guards[i]` and `lines[i]` hold.
     known: u8,
-    /// The squares no attacker piece guards: the king escapes to any of them that a dropped
-    /// piece does not cover, since a drop opens no line.
+    /// The squares no attacker piece guards. The king escapes to any of them that the
+    /// checking piece does not cover from where it lands, unless it lies on a line through
+    /// the square the piece left: only vacating that square can open a line, and filling
+    /// the destination can only close one. A drop opens no line at all.
     unguarded: Bitboard,
     /// Attacker pieces attacking the square, with the king lifted off the board.
     guards: [Bitboard; 8],
@@ -159,7 +163,8 @@ impl EscapeGuards {
         // Occupancy with the move made and the king lifted, so it cannot hide behind itself.
         let occ = ((pos.occupied() ^ from_bb) | to_bb) ^ Bitboard::from_square(self.king);
         let covered = attacks_from(piece, to, occ);
-        if from_bb.is_empty() && self.unguarded.and_not(covered).is_nonempty() {
+        let opened = m.from().map_or(Bitboard::EMPTY, aligned);
+        if self.unguarded.and_not(covered | opened).is_nonempty() {
             return true;
         }
         for i in 0..self.len {
