@@ -4,7 +4,7 @@
 //! attack tables: a destination set per piece, cut by pins (a pinned piece stays on the line
 //! to its king), then expanded into the promotion choices the mode allows.
 
-use crate::attacks::{attacks_from, between, line_through, steps};
+use crate::attacks::{aligned, attacks_from, attacks_square, between, line_through, steps};
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -655,14 +655,13 @@ impl Position {
         let to = m.to();
         let occ = self.occupied();
         let mover = self.board[to.index()].expect("the piece just moved");
-        let mut out = if attacks_from(mover, to, occ).contains(ek) {
+        let mut out = if attacks_square(mover, to, ek, occ) {
             Bitboard::from_square(to)
         } else {
             Bitboard::EMPTY
         };
         if let Some(from) = m.from() {
-            let lines = crate::attacks::rook_pseudo(ek) | crate::attacks::bishop_pseudo(ek);
-            if lines.contains(from) {
+            if aligned(ek).contains(from) {
                 out |= self.slider_attackers_occ(us, ek, occ);
             }
         }
