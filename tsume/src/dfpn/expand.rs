@@ -2,6 +2,7 @@
 //! cheap mates in one settled on the spot, and SNDA's shared descendants detected from the
 //! table's parent pointers.
 
+use super::results::mate1_result;
 use super::Searcher;
 use crate::delayed::{link_delayed, reveal_settled};
 use crate::entry::{INF, SNDA_MOVES};
@@ -75,9 +76,10 @@ impl Searcher<'_> {
         }
         // A churning path makes every new defender node dearer (see `churn`).
         let churn = self.scratch.frames[depth as usize - 1].churn.penalty();
-        // Pass 2: the table.
+        // Pass 2: the table. Each child is updated where it lies: copying it out and back
+        // cost more than the probe's own bookkeeping.
         for i in start..self.scratch.children.len() {
-            let mut c = self.scratch.children[i];
+            let c = &mut self.scratch.children[i];
             if c.rep_dep != NO_DEP {
                 continue;
             }
@@ -130,7 +132,7 @@ impl Searcher<'_> {
                         let cpos = pos.play(m);
                         self.moves += 1;
                         if let Some(mm) = cpos.mate_in_1() {
-                            let r = self.mate1_result(&cpos, mm);
+                            let r = mate1_result(attacker, &cpos, mm);
                             c.pn = 0;
                             c.dn = INF;
                             c.res_hand = r.hand;
@@ -160,7 +162,6 @@ impl Searcher<'_> {
             {
                 self.detect_source(p.parent_key, p.parent_hand, p.parent_move, depth, m);
             }
-            self.scratch.children[i] = c;
         }
         if delayed {
             reveal_settled(&mut self.scratch.children[start..]);

@@ -413,7 +413,7 @@ impl<'a> Searcher<'a> {
         let mate1 = or_node && leaf && me.flags & MATE1_TESTED == 0;
         let start = self.scratch.children.len();
         if let Some(m) = self.expand(pos, depth, or_node, key, hand, mate1) {
-            let r = self.mate1_result(pos, m);
+            let r = results::mate1_result(attacker, pos, m);
             self.store_terminal(key, &r, md, me, parent);
             return r;
         }

@@ -9,29 +9,29 @@ use crate::proof_hand::{
     and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
 };
 use crate::table::Store;
-use kanju_engine::{Hand, Move, Position};
+use kanju_engine::{Color, Hand, Move, Position};
+
+/// The result of an attacker node with a mate in one by `m`.
+pub(super) fn mate1_result(attacker: Color, pos: &Position, m: Move) -> Res {
+    let after = pos.play(m);
+    let p_and = and_proof_drop_rule(&after, attacker, Hand::EMPTY);
+    let p = or_proof(p_and, m, captured_kind(pos, m));
+    let p = if pos.hand(attacker).dominates(p) {
+        p
+    } else {
+        pos.hand(attacker)
+    };
+    Res {
+        pn: 0,
+        dn: INF,
+        hand: p,
+        len: 1,
+        rep_dep: NO_DEP,
+        amount: 1,
+    }
+}
 
 impl Searcher<'_> {
-    /// The result of an attacker node with a mate in one by `m`.
-    pub(super) fn mate1_result(&self, pos: &Position, m: Move) -> Res {
-        let after = pos.play(m);
-        let p_and = and_proof_drop_rule(&after, self.sh.attacker, Hand::EMPTY);
-        let p = or_proof(p_and, m, captured_kind(pos, m));
-        let p = if pos.hand(self.sh.attacker).dominates(p) {
-            p
-        } else {
-            pos.hand(self.sh.attacker)
-        };
-        Res {
-            pn: 0,
-            dn: INF,
-            hand: p,
-            len: 1,
-            rep_dep: NO_DEP,
-            amount: 1,
-        }
-    }
-
     pub(super) fn proof_of(
         &self,
         pos: &Position,
