@@ -415,16 +415,22 @@ mod tests {
         out
     }
 
-    #[test]
-    fn sliders_match_slow_walk() {
+    /// `count` pseudo-random occupancies of about a quarter of the board (xorshift).
+    fn occupancies(count: usize) -> impl Iterator<Item = Bitboard> {
         let mut x: u64 = 0x9e3779b97f4a7c15;
-        for _ in 0..2000 {
+        (0..count).map(move |_| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             let y = x.wrapping_mul(0x2545f4914f6cdd1d);
-            let occ = Bitboard(((x as u128) << 64 | y as u128) & (x as u128 | (y as u128) << 17))
-                & Bitboard::ALL;
+            Bitboard(((x as u128) << 64 | y as u128) & (x as u128 | (y as u128) << 17))
+                & Bitboard::ALL
+        })
+    }
+
+    #[test]
+    fn sliders_match_slow_walk() {
+        for occ in occupancies(2000) {
             for s in Square::all() {
                 assert_eq!(rook_attacks(s, occ), slow_slider(s, occ, &[0, 1, 2, 3]));
                 assert_eq!(bishop_attacks(s, occ), slow_slider(s, occ, &[4, 5, 6, 7]));
@@ -442,14 +448,7 @@ mod tests {
 
     #[test]
     fn one_attacked_square_agrees_with_the_whole_attack_set() {
-        let mut x: u64 = 0x2545f4914f6cdd1d;
-        for _ in 0..40 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let y = x.wrapping_mul(0x9e3779b97f4a7c15);
-            let occ = Bitboard(((x as u128) << 64 | y as u128) & (x as u128 | (y as u128) << 29))
-                & Bitboard::ALL;
+        for occ in occupancies(40) {
             for color in [Color::Black, Color::White] {
                 for kind in PieceKind::ALL {
                     let piece = Piece::new(color, kind);
