@@ -40,10 +40,14 @@ impl Position {
             return None;
         }
         let mut guards = EscapeGuards::new(self, ek);
-        checks
-            .iter()
-            .copied()
-            .find(|&m| !guards.king_escapes_after(self, m) && !self.play(m).has_evasion())
+        checks.iter().copied().find(|&m| {
+            if guards.king_escapes_after(self, m) {
+                return false;
+            }
+            let mut after = self.clone();
+            after.do_move(m);
+            !after.has_evasion()
+        })
     }
 
     /// Appends the checks of `mode` after which the defending king has no move of its own:

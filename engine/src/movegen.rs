@@ -606,6 +606,10 @@ impl Position {
     }
 
     /// Makes the legal move `m` and returns the new position.
+    ///
+    /// Returning the position costs a second copy of it, which the compiler does not
+    /// elide. The solver's hot loops clone into a local and call [`Position::do_move`]
+    /// instead: 3 % of its instructions.
     #[inline]
     pub fn play(&self, m: Move) -> Position {
         let mut p = self.clone();

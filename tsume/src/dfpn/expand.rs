@@ -103,7 +103,8 @@ impl Searcher<'_> {
                     if let Some(Leaf::Evasions(pn)) = self.scratch.leaves.get(c.key, c.hand) {
                         c.pn = pn + churn;
                     } else {
-                        let cpos = pos.play(m);
+                        let mut cpos = pos.clone();
+                        cpos.do_move(m);
                         self.moves += 1;
                         self.estimate_moves += 1;
                         let replies = cpos.count_evasions();
@@ -129,7 +130,8 @@ impl Searcher<'_> {
                     // mate would be longer than the limit.
                     c.flags |= MATE1_TESTED;
                     if self.scratch.leaves.get(c.key, c.hand) != Some(Leaf::NoMate1) {
-                        let cpos = pos.play(m);
+                        let mut cpos = pos.clone();
+                        cpos.do_move(m);
                         self.moves += 1;
                         if let Some(mm) = cpos.mate_in_1() {
                             let r = mate1_result(attacker, &cpos, mm);

@@ -491,7 +491,8 @@ impl<'a> Searcher<'a> {
             let c = self.scratch.children[bi];
             let (cth_pn, cth_dn) = self.child_thresholds(or_node, &s, &c, th_pn, th_dn);
             self.enter(depth, c.mv);
-            let cpos = pos.play(c.mv);
+            let mut cpos = pos.clone();
+            cpos.do_move(c.mv);
             self.moves += 1;
             if let Some(busy) = busy {
                 busy.enter(c.key, c.hand);
