@@ -308,13 +308,17 @@ impl Position {
         let us = self.side;
         let occ = self.occupied();
         let our_king = self.king_square(us);
-        let pinned = self.pinned(us);
+        let mut pinned = None;
         let movers = self.pieces(us).and_not(self.kind_bb(PieceKind::King));
         for from in movers {
             let piece = self.board[from.index()].expect("own piece");
             let mut targets = attacks_from(piece, from, occ) & target;
-            if pinned.contains(from) {
-                if let Some(ksq) = our_king {
+            if let Some(ksq) = our_king {
+                // As in `piece_moves_onto`: the pins are looked for only when needed.
+                if targets.is_nonempty()
+                    && aligned(ksq).contains(from)
+                    && pinned.get_or_insert_with(|| self.pinned(us)).contains(from)
+                {
                     targets &= line_through(ksq, from);
                 }
             }
@@ -336,11 +340,16 @@ impl Position {
         let Some(ksq) = self.king_square(us) else {
             return self.piece_moves(mode, target, list);
         };
-        let pinned = self.pinned(us);
+        // Only a piece on a line through its king can be pinned: the pins are looked for
+        // once such a piece is found, which most replies to a check never meet.
+        let mut pinned = None;
         let not_king = !self.kind_bb(PieceKind::King);
         for to in target {
             for from in self.attackers_to_occ(us, to, occ) & not_king {
-                if pinned.contains(from) && !line_through(ksq, from).contains(to) {
+                if aligned(ksq).contains(from)
+                    && pinned.get_or_insert_with(|| self.pinned(us)).contains(from)
+                    && !line_through(ksq, from).contains(to)
+                {
                     continue;
                 }
                 let k = self.board[from.index()].expect("own piece").kind();
