@@ -189,7 +189,7 @@ impl Position {
 
     /// The [`Position::board_key`] the position would have after the legal move `m`,
     /// without making it: a search looks up every child before choosing one to enter.
-    #[inline]
+    #[inline(always)]
     pub fn board_key_after(&self, m: Move) -> u64 {
         use crate::zobrist::{piece_square, SIDE};
         let us = self.side;
@@ -219,7 +219,7 @@ impl Position {
     }
 
     /// The hand `color` would hold after the legal move `m`.
-    #[inline]
+    #[inline(always)]
     pub fn hand_after(&self, color: Color, m: Move) -> Hand {
         let h = self.hands[color.index()];
         if color != self.side {
