@@ -354,29 +354,23 @@ impl Position {
         (a | self.slider_attackers_occ(color, sq, occ)) & self.by_color[color.index()]
     }
 
-    /// Sliding attackers (lance, bishop, rook, horse, dragon) of `color` on `sq`. Rays are
-    /// only walked when an empty-board ray already meets such a piece: tsume positions
-    /// have few sliders, so this usually costs three table lookups.
+    /// Sliding attackers (lance, bishop, rook, horse, dragon) of `color` on `sq`: the
+    /// sliders an empty-board line from `sq` meets, each kept if nothing stands between.
+    /// Tsume positions have few sliders, so this is a few table lookups.
     #[inline(always)]
     pub(crate) fn slider_attackers_occ(&self, color: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        use crate::attacks::{
-            bishop_attacks, bishop_pseudo, lance_attacks, lance_pseudo, rook_attacks, rook_pseudo,
-        };
+        use crate::attacks::{between, bishop_pseudo, lance_pseudo, rook_pseudo};
         use PieceKind::*;
         let own = self.by_color[color.index()];
-        let k = |kind: PieceKind| self.by_kind[kind.index()];
+        let candidates = ((lance_pseudo(color.flip(), sq) & self.by_kind[Lance.index()])
+            | (bishop_pseudo(sq) & self.by_group[GROUP_DIAG])
+            | (rook_pseudo(sq) & self.by_group[GROUP_ORTH]))
+            & own;
         let mut out = Bitboard::EMPTY;
-        let lances = k(Lance) & own;
-        if (lance_pseudo(color.flip(), sq) & lances).is_nonempty() {
-            out |= lance_attacks(color.flip(), sq, occ) & lances;
-        }
-        let diag = self.by_group[GROUP_DIAG] & own;
-        if (bishop_pseudo(sq) & diag).is_nonempty() {
-            out |= bishop_attacks(sq, occ) & diag;
-        }
-        let orth = self.by_group[GROUP_ORTH] & own;
-        if (rook_pseudo(sq) & orth).is_nonempty() {
-            out |= rook_attacks(sq, occ) & orth;
+        for s in candidates {
+            if (between(sq, s) & occ).is_empty() {
+                out |= Bitboard::from_square(s);
+            }
         }
         out
     }
