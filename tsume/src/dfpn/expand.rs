@@ -63,8 +63,6 @@ impl Searcher<'_> {
                 c.pn = INF;
                 c.dn = 0;
                 c.rep_dep = d;
-            } else {
-                (c.pn, c.dn) = initial::estimate(pos, m, or_node);
             }
             any_drop |= m.is_drop();
             any_promotion |= m.is_promotion();
