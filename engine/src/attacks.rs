@@ -349,13 +349,8 @@ pub(crate) fn lance_pseudo(color: Color, sq: Square) -> Bitboard {
     Bitboard(RAYS[if color == Color::Black { UP } else { DOWN }][sq.index()])
 }
 
-/// The squares a non-sliding piece (or the step part of a horse or dragon) attacks.
-#[inline(always)]
-pub fn step_attacks(piece: Piece, sq: Square) -> Bitboard {
-    Bitboard(STEPS[piece.color().index()][piece.kind().index()][sq.index()])
-}
-
-/// Raw step table by color and kind.
+/// The squares a piece of `kind` and `color` on `sq` attacks by stepping: all of a
+/// non-sliding piece's attacks, and the step part of a horse or dragon.
 #[inline(always)]
 pub(crate) fn steps(color: Color, kind: PieceKind, sq: Square) -> Bitboard {
     Bitboard(STEPS[color.index()][kind.index()][sq.index()])
@@ -469,20 +464,16 @@ mod tests {
 
     #[test]
     fn step_tables() {
-        let g = Piece::new(Color::Black, PieceKind::Gold);
-        assert_eq!(step_attacks(g, sq("5e")).count(), 6);
-        assert!(step_attacks(g, sq("5e")).contains(sq("5d")));
-        assert!(!step_attacks(g, sq("5e")).contains(sq("4f")));
-        let n = Piece::new(Color::White, PieceKind::Knight);
-        let t: Vec<String> = step_attacks(n, sq("5e"))
+        use PieceKind::*;
+        assert_eq!(steps(Color::Black, Gold, sq("5e")).count(), 6);
+        assert!(steps(Color::Black, Gold, sq("5e")).contains(sq("5d")));
+        assert!(!steps(Color::Black, Gold, sq("5e")).contains(sq("4f")));
+        let t: Vec<String> = steps(Color::White, Knight, sq("5e"))
             .iter()
             .map(|s| s.to_string())
             .collect();
         assert_eq!(t, vec!["4g", "6g"]);
-        assert_eq!(
-            step_attacks(Piece::new(Color::Black, PieceKind::Pawn), sq("5a")),
-            Bitboard::EMPTY
-        );
+        assert_eq!(steps(Color::Black, Pawn, sq("5a")), Bitboard::EMPTY);
     }
 
     #[test]

@@ -26,7 +26,7 @@ mod sfen;
 mod types;
 mod zobrist;
 
-pub use attacks::{attacks_from, between, line_through, step_attacks};
+pub use attacks::{attacks_from, between, line_through};
 pub use bitboard::{Bitboard, BitboardIter};
 pub use evasion_count::Replies;
 pub use hand::Hand;
