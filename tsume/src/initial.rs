@@ -2,8 +2,8 @@
 //!
 //! A leaf's numbers steer which moves are tried first. A new check is estimated by the
 //! defender's replies to it, counted once the check is made; every other new child starts
-//! at (1, 1). A static guess from the king's free squares, taken before the move, was
-//! always replaced by the count or by the table, and is gone (session 45).
+//! at (1, 1). No static guess is made before the move: the count or the table always
+//! replaced it (docs/performance.md, session 45).
 
 use kanju_engine::Replies;
 
