@@ -91,11 +91,18 @@ fn piece_set_salt(pos: &Position) -> u64 {
 
 /// A search after the main one, on the same table and problem, with its own limits and no
 /// mate-length cap: rebuilding the proof line, or a futility test's give-back position.
+///
+/// It replays no proofs (`dfpn::simulate`): a give-back search has a thousand nodes or
+/// three, and a replay may spend two hundred of them on one held-back reply. With replays,
+/// Muso 31 under the classical rules (one thread, 32 MiB, all moves) left 6 434 futility
+/// tests undecided and printed 21 plies not shown exact after 55 s; without, 17 exact in
+/// 14 s, as before replays.
 fn follow_up<'a>(sh: &Shared<'a>, node_limit: u64, deadline: Option<Instant>) -> Shared<'a> {
     Shared {
         node_limit,
         deadline,
         salt: sh.salt,
+        simulation: false,
         ..Shared::new(sh.table, sh.stop, sh.attacker, sh.check_mode)
     }
 }
