@@ -35,6 +35,15 @@ use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 /// same totals, and 20 000 more nodes: a long replay that fails is all lost.
 pub(super) const BUDGET: u32 = 200;
 
+/// A replay's visit of a node, before its moves.
+enum Visit {
+    /// The replay goes on: the node's table key, the attacker's hand, and the searcher's
+    /// visits before this one.
+    Open(u64, Hand, u64),
+    /// Decided without moves: proven by the table, or given up.
+    Settled(Option<Proven>),
+}
+
 /// A proven node: its proof hand and mate length.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Proven {
@@ -56,24 +65,13 @@ impl Searcher<'_> {
     ) -> Option<Proven> {
         let sh = self.sh;
         let attacker = sh.attacker;
-        if *budget == 0 || self.aborted || depth >= sh.max_depth {
+        if depth >= sh.max_depth {
             return None;
         }
-        *budget -= 1;
-        let since = self.nodes;
-        self.count_node();
-        let key = sh.key_of(q);
-        let hand = q.hand(attacker);
-        let known = sh.table.probe(key, hand, 1, 1);
-        if known.pn == 0 {
-            return Some(Proven {
-                hand: known.hand,
-                len: known.len,
-            });
-        }
-        if known.dn == 0 {
-            return None;
-        }
+        let (key, hand, since) = match self.enter_replay(q, budget) {
+            Visit::Open(key, hand, since) => (key, hand, since),
+            Visit::Settled(r) => return r,
+        };
         let mut checks = MoveList::new();
         q.checks(sh.check_mode, &mut checks);
         // A mate in one needs no model, and the model of one has no proven child to follow:
@@ -121,6 +119,31 @@ impl Searcher<'_> {
             }
         }
         None
+    }
+
+    /// A replay's visit of `q`: spends one of `budget`, counts a node, and looks `q` up.
+    /// Settled when the budget is spent, the search stopped, or the table decides `q`.
+    fn enter_replay(&mut self, q: &Position, budget: &mut u32) -> Visit {
+        if *budget == 0 || self.aborted {
+            return Visit::Settled(None);
+        }
+        *budget -= 1;
+        let since = self.nodes;
+        self.count_node();
+        let sh = self.sh;
+        let key = sh.key_of(q);
+        let hand = q.hand(sh.attacker);
+        let known = sh.table.probe(key, hand, 1, 1);
+        if known.pn == 0 {
+            Visit::Settled(Some(Proven {
+                hand: known.hand,
+                len: known.len,
+            }))
+        } else if known.dn == 0 {
+            Visit::Settled(None)
+        } else {
+            Visit::Open(key, hand, since)
+        }
     }
 
     /// The two checks among `checks` whose children the table proves with the shortest
@@ -188,24 +211,10 @@ impl Searcher<'_> {
     ) -> Option<Proven> {
         let sh = self.sh;
         let attacker = sh.attacker;
-        if *budget == 0 || self.aborted {
-            return None;
-        }
-        *budget -= 1;
-        let since = self.nodes;
-        self.count_node();
-        let key = sh.key_of(q);
-        let hand = q.hand(attacker);
-        let known = sh.table.probe(key, hand, 1, 1);
-        if known.pn == 0 {
-            return Some(Proven {
-                hand: known.hand,
-                len: known.len,
-            });
-        }
-        if known.dn == 0 {
-            return None;
-        }
+        let (key, hand, since) = match self.enter_replay(q, budget) {
+            Visit::Open(key, hand, since) => (key, hand, since),
+            Visit::Settled(r) => return r,
+        };
         let mut replies = MoveList::new();
         q.evasions(GenMode::All, &mut replies);
         let mut model: Option<MoveList> = None;
