@@ -37,11 +37,20 @@ pub(super) const BUDGET: u32 = 200;
 
 /// A replay's visit of a node, before its moves.
 enum Visit {
-    /// The replay goes on: the node's table key, the attacker's hand, and the searcher's
-    /// visits before this one.
-    Open(u64, Hand, u64),
+    /// The replay goes on at this node.
+    Open(Open),
     /// Decided without moves: proven by the table, or given up.
     Settled(Option<Proven>),
+}
+
+/// A node the replay goes on at.
+struct Open {
+    /// Its table key.
+    key: u64,
+    /// The attacker's hand there.
+    hand: Hand,
+    /// The searcher's visits before this one: the replay's effort below is the rest.
+    since: u64,
 }
 
 /// A proven node: its proof hand and mate length.
@@ -68,8 +77,8 @@ impl Searcher<'_> {
         if depth >= sh.max_depth {
             return None;
         }
-        let (key, hand, since) = match self.enter_replay(q, budget) {
-            Visit::Open(key, hand, since) => (key, hand, since),
+        let at = match self.enter_replay(q, budget) {
+            Visit::Open(at) => at,
             Visit::Settled(r) => return r,
         };
         let mut checks = MoveList::new();
@@ -82,12 +91,12 @@ impl Searcher<'_> {
                 hand: r.hand,
                 len: r.len,
             };
-            self.store_proof(key, proven, depth, parent, since);
+            self.store_proof(&at, proven, depth, parent);
             return Some(proven);
         }
         // A check the table already proves here is as good as any the model would play.
         if let [Some((m, child)), _] = self.shortest_proven(q, checks.as_slice()) {
-            return Some(self.attack_proven(q, m, child, depth, parent, since));
+            return Some(self.attack_proven(q, &at, m, child, depth, parent));
         }
         let mut model = MoveList::new();
         p.checks(sh.check_mode, &mut model);
@@ -109,9 +118,9 @@ impl Searcher<'_> {
                 let mut p2 = p.clone();
                 p2.do_move(pm);
                 self.moves += 1;
-                if let Some(r) = self.simulate_defence(&q2, &p2, depth + 1, (key, hand, m), budget)
-                {
-                    return Some(self.attack_proven(q, m, r, depth, parent, since));
+                let via = (at.key, at.hand, m);
+                if let Some(r) = self.simulate_defence(&q2, &p2, depth + 1, via, budget) {
+                    return Some(self.attack_proven(q, &at, m, r, depth, parent));
                 }
                 if *budget == 0 || self.aborted {
                     return None;
@@ -142,7 +151,7 @@ impl Searcher<'_> {
         } else if known.dn == 0 {
             Visit::Settled(None)
         } else {
-            Visit::Open(key, hand, since)
+            Visit::Open(Open { key, hand, since })
         }
     }
 
@@ -175,27 +184,26 @@ impl Searcher<'_> {
         best
     }
 
-    /// Stores and returns the proof of the attacker node `q` by the check `m`, whose
-    /// child is proven by `child`, as `proof_of` derives it.
+    /// Stores and returns the proof of the attacker node `q` (visited as `at`) by the
+    /// check `m`, whose child is proven by `child`, as `proof_of` derives it.
     fn attack_proven(
         &self,
         q: &Position,
+        at: &Open,
         m: Move,
         child: Proven,
         depth: u16,
         parent: (u64, Hand, Move),
-        since: u64,
     ) -> Proven {
-        let hand = q.hand(self.sh.attacker);
         let mut proof = or_proof(child.hand, m, captured_kind(q, m));
-        if !hand.dominates(proof) {
-            proof = hand;
+        if !at.hand.dominates(proof) {
+            proof = at.hand;
         }
         let proven = Proven {
             hand: proof,
             len: child.len.saturating_add(1),
         };
-        self.store_proof(self.sh.key_of(q), proven, depth, parent, since);
+        self.store_proof(at, proven, depth, parent);
         proven
     }
 
@@ -211,8 +219,8 @@ impl Searcher<'_> {
     ) -> Option<Proven> {
         let sh = self.sh;
         let attacker = sh.attacker;
-        let (key, hand, since) = match self.enter_replay(q, budget) {
-            Visit::Open(key, hand, since) => (key, hand, since),
+        let at = match self.enter_replay(q, budget) {
+            Visit::Open(at) => at,
             Visit::Settled(r) => return r,
         };
         let mut replies = MoveList::new();
@@ -246,47 +254,40 @@ impl Searcher<'_> {
                 let mut p2 = p.clone();
                 p2.do_move(e);
                 self.moves += 1;
-                self.simulate(&q2, &p2, depth + 1, (key, hand, e), budget)?
+                self.simulate(&q2, &p2, depth + 1, (at.key, at.hand, e), budget)?
             };
             needed = needed.max(child.hand);
             len = len.max(child.len);
         }
         let mut proof = and_proof_drop_rule(q, attacker, needed);
-        if !hand.dominates(proof) {
-            proof = hand;
+        if !at.hand.dominates(proof) {
+            proof = at.hand;
         }
         let proven = Proven {
             hand: proof,
             len: if replies.is_empty() { 0 } else { len + 1 },
         };
-        self.store_proof(key, proven, depth, parent, since);
+        self.store_proof(&at, proven, depth, parent);
         Some(proven)
     }
 
-    /// Stores a proof found by a replay that began when the searcher had made `since`
-    /// visits: its effort is the replay's visits below, as garbage collection and
-    /// replacement weigh a proof by what it would cost to find again.
-    fn store_proof(
-        &self,
-        key: u64,
-        proven: Proven,
-        md: u16,
-        parent: (u64, Hand, Move),
-        since: u64,
-    ) {
+    /// Stores a proof the replay found at `at`. Its effort is the replay's visits below,
+    /// as garbage collection and replacement weigh a proof by what it would cost to find
+    /// again.
+    fn store_proof(&self, at: &Open, proven: Proven, md: u16, parent: (u64, Hand, Move)) {
         let s = Store {
             pn: 0,
             dn: INF,
             hand: proven.hand,
             len: proven.len,
             md,
-            amount: (self.nodes - since).min(u32::MAX as u64) as u32,
+            amount: (self.nodes - at.since).min(u32::MAX as u64) as u32,
             parent_key: parent.0,
             parent_hand: parent.1,
             parent_move: parent.2,
             snda: [0; SNDA_MOVES],
         };
-        self.sh.table.store(key, &s);
+        self.sh.table.store(at.key, &s);
     }
 }
 
