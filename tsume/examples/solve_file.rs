@@ -104,6 +104,7 @@ fn main() {
         main_line,
         spare_rule,
         futile_rule,
+        ..Config::default()
     });
     let (mut solved, mut total, mut total_nodes, mut total_time) = (0, 0, 0u64, 0f64);
     let mut times = Vec::new();

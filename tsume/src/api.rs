@@ -82,6 +82,13 @@ pub struct Config {
     /// 駒余り, 余詰). Off, the first verified mate is returned as soon as it is found: what
     /// a playing engine that only needs a mate wants.
     pub main_line: bool,
+    /// Varies the search: each thread adds a little noise to its thresholds, and the seed
+    /// picks that noise, the first thread's included. Seed 0, the default, leaves the
+    /// first thread without noise, so a one-thread search repeats exactly. Any seed gives a
+    /// sound search; the work it takes can differ by a factor of two or three on one
+    /// problem (docs/performance.md, "How much a search's work is chance"), which is what
+    /// the seed is for: measuring a change of the search over several seeds.
+    pub seed: u64,
 }
 
 impl Default for Config {
@@ -94,6 +101,7 @@ impl Default for Config {
             spare_rule: SpareRule::Strict,
             futile_rule: FutileRule::SameLength,
             main_line: true,
+            seed: 0,
         }
     }
 }

@@ -237,6 +237,7 @@ pub(crate) fn solve(
         max_depth,
         busy: busy.as_ref(),
         mate1_at_expansion: false,
+        seed: config.seed,
         ..Shared::new(table, stop, attacker, check_mode)
     };
     let run = threads::run(

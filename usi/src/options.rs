@@ -215,6 +215,7 @@ impl Options {
             spare_rule: self.spare_rule,
             futile_rule: self.futile_rule,
             main_line: true,
+            seed: 0,
         }
     }
 

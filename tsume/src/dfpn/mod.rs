@@ -78,6 +78,8 @@ pub(crate) struct Shared<'a> {
     /// `dfpn::simulate`). Off in the small follow-up searches (`solve::follow_up`), whose
     /// few nodes a replay would spend.
     pub simulation: bool,
+    /// Varies the threads' noise (see [`crate::Config::seed`]); 0 is the default search.
+    pub seed: u64,
 }
 
 impl<'a> Shared<'a> {
@@ -107,6 +109,7 @@ impl<'a> Shared<'a> {
             busy: None,
             mate1_at_expansion: true,
             simulation: true,
+            seed: 0,
         }
     }
 
@@ -245,7 +248,9 @@ pub(crate) struct Searcher<'a> {
     eps_shift: u32,
     /// Per-thread noise so that threads explore different children.
     rng: u64,
-    thread: usize,
+    /// Whether this searcher adds the noise: every thread but the first, and the first too
+    /// under a seed other than 0.
+    noisy: bool,
     /// The held-back replies replays proved, with their proofs, for the tests to check.
     #[cfg(test)]
     simulated: Vec<(Position, simulate::Proven)>,
@@ -263,7 +268,8 @@ impl Drop for Searcher<'_> {
 }
 
 impl<'a> Searcher<'a> {
-    /// A searcher for thread `thread`.
+    /// A searcher for thread `thread`. Its noise depends on the thread and the seed; under
+    /// seed 0 thread 0 has none, so that one thread's search repeats exactly.
     pub fn new(sh: &'a Shared<'a>, thread: usize) -> Searcher<'a> {
         let mut scratch = SPARE_SCRATCH.take().unwrap_or_else(Scratch::new);
         scratch.children.clear();
@@ -276,8 +282,8 @@ impl<'a> Searcher<'a> {
             estimate_moves: 0,
             aborted: false,
             eps_shift: 2 + (thread as u32 % 2),
-            rng: 0x2545_f491_4f6c_dd1d ^ (thread as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-            thread,
+            rng: noise_seed(thread, sh.seed),
+            noisy: thread > 0 || sh.seed != 0,
             #[cfg(test)]
             simulated: Vec::new(),
         }
@@ -597,7 +603,7 @@ impl<'a> Searcher<'a> {
             }
         };
         let mut second = grow(s.second, self.eps_shift);
-        if self.thread > 0 && second < INF {
+        if self.noisy && second < INF {
             second = second.saturating_add((self.next_rand() & 1) as u32);
         }
         // Sum side: the child may use what the others leave of the node's threshold.
@@ -613,6 +619,19 @@ impl<'a> Searcher<'a> {
         } else {
             (rest(th_pn, s.pn, c.pn), th_dn.min(second))
         }
+    }
+}
+
+/// The noise generator's state for `thread` under `seed`: never zero, which xorshift
+/// would keep. Seed 0 gives each thread the state it has always had.
+fn noise_seed(thread: usize, seed: u64) -> u64 {
+    let s = 0x2545_f491_4f6c_dd1d
+        ^ (thread as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ seed.wrapping_mul(0xd1b5_4a32_d192_ed03);
+    if s == 0 {
+        0x2545_f491_4f6c_dd1d
+    } else {
+        s
     }
 }
 

@@ -31,6 +31,8 @@ pub struct SolveArgs {
     pub futile_rule: FutileRule,
     /// Stop at the first verified mate, without the composer's main line.
     pub proof_only: bool,
+    /// The search's seed ([`kanju_tsume::Config::seed`]).
+    pub seed: u64,
 }
 
 impl Default for SolveArgs {
@@ -48,6 +50,7 @@ impl Default for SolveArgs {
             spare_rule: SpareRule::Strict,
             futile_rule: FutileRule::SameLength,
             proof_only: false,
+            seed: 0,
         }
     }
 }
@@ -134,6 +137,7 @@ pub fn parse_solve(args: &[String]) -> Result<Option<SolveArgs>, String> {
                 a.hash_mb = mb as usize;
             }
             "--jobs" | "-j" => a.jobs = whole("--jobs", &take(&mut it)?, 1, 256)?,
+            "--seed" => a.seed = whole("--seed", &take(&mut it)?, 0, u64::MAX)?,
             "--json" => a.json = true,
             "--defender-root" => a.defender_root = true,
             "--proof-only" => a.proof_only = true,
@@ -211,6 +215,8 @@ mod tests {
         assert!(parse_solve(&v("x --threads 0")).is_err());
         assert!(parse_solve(&v("x --threads")).is_err());
         assert!(parse_solve(&v("x --frobnicate")).is_err());
+        assert_eq!(parse_solve(&v("x --seed 7")).unwrap().unwrap().seed, 7);
+        assert!(parse_solve(&v("x --seed -1")).is_err());
         assert!(parse_solve(&v("--json")).is_err());
         assert_eq!(parse_solve(&v("--help")), Ok(None));
     }

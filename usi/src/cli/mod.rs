@@ -55,6 +55,9 @@ SOLVE:
     --proof-only       stop at the first verified mate (no exact length, 無駄合,
                        駒余り or 余詰 work)
     --quiet            no progress bar or summary
+    --seed <S>         vary the search's move-order noise; 0, the default, is the
+                       search that repeats exactly on one thread. For measuring how
+                       much a change to the search owes to chance  [default: 0]
     --spare-rule <R>   how a defence whose mate leaves spare pieces (駒余り) ranks:
                        strict: the longest defence wins, spare pieces break ties;
                        twoply: below one without that is 2 plies shorter (二手変長);

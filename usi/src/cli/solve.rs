@@ -33,6 +33,7 @@ pub fn config(args: &SolveArgs, progress_interval: Duration) -> Config {
         spare_rule: args.spare_rule,
         futile_rule: args.futile_rule,
         main_line: !args.proof_only,
+        seed: args.seed,
     }
 }
 
