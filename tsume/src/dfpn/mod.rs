@@ -511,15 +511,15 @@ impl<'a> Searcher<'a> {
             if !or_node && c.flags & NEW != 0 && sh.simulation {
                 let since = self.nodes;
                 if let Some(p) = self.simulate_link(pos, depth, (key, hand), start, end, bi) {
-                    let ch = &mut self.scratch.children[bi];
-                    ch.amount = (self.nodes - since) as u32;
-                    ch.pn = 0;
-                    ch.dn = INF;
-                    ch.res_hand = p.hand;
-                    ch.len = p.len;
-                    ch.flags &= !NEW;
-                    ch.md = ch.md.min(depth + 1);
-                    reveal_chain(&mut self.scratch.children[start..end], s.best);
+                    let r = Res {
+                        pn: 0,
+                        dn: INF,
+                        hand: p.hand,
+                        len: p.len,
+                        rep_dep: NO_DEP,
+                        amount: (self.nodes - since) as u32,
+                    };
+                    self.record_child(or_node, depth, start..end, s.best, &r);
                     continue;
                 }
             }
@@ -535,18 +535,7 @@ impl<'a> Searcher<'a> {
             if let Some(busy) = busy {
                 busy.leave(c.key, c.hand);
             }
-            let ch = &mut self.scratch.children[bi];
-            ch.pn = r.pn;
-            ch.dn = r.dn;
-            ch.res_hand = r.hand;
-            ch.len = r.len;
-            ch.rep_dep = r.rep_dep;
-            ch.amount = r.amount;
-            ch.flags &= !NEW;
-            ch.md = ch.md.min(depth + 1);
-            if !or_node && r.pn == 0 {
-                reveal_chain(&mut self.scratch.children[start..end], s.best);
-            }
+            self.record_child(or_node, depth, start..end, s.best, &r);
         }
 
         let amount = me.amount.saturating_add((self.nodes - nodes_before) as u32);
@@ -575,6 +564,32 @@ impl<'a> Searcher<'a> {
         self.scratch.path.pop(key, hand);
         self.scratch.children.truncate(start);
         r
+    }
+
+    /// Writes a searched child's result `r` into its record, child `best` of the node's
+    /// children `at` (scratch indices) at `depth`. A proven reply of a defender node
+    /// reveals the next link of its chain of held-back replies.
+    #[inline(always)]
+    fn record_child(
+        &mut self,
+        or_node: bool,
+        depth: u16,
+        at: std::ops::Range<usize>,
+        best: usize,
+        r: &Res,
+    ) {
+        let ch = &mut self.scratch.children[at.start + best];
+        ch.pn = r.pn;
+        ch.dn = r.dn;
+        ch.res_hand = r.hand;
+        ch.len = r.len;
+        ch.rep_dep = r.rep_dep;
+        ch.amount = r.amount;
+        ch.flags &= !NEW;
+        ch.md = ch.md.min(depth + 1);
+        if !or_node && r.pn == 0 {
+            reveal_chain(&mut self.scratch.children[at], best);
+        }
     }
 
     /// Records in the path's frame at `depth` that the search goes down `mv`.
