@@ -208,20 +208,28 @@ fn verified_table_line(
 /// is proven: a line that long claims no shorter mate than the problem has. A line chosen
 /// by upper bounds alone, as the df-pn line and the tables' line are, can end far sooner
 /// (Zuko 65, 31 plies, stopped in its main line answered 11 to 15 plies), so where the
-/// walk is cut these stand in first.
+/// walk is cut these stand in first. Where none reaches `bound`, the longest that
+/// verifies: the shorter ones have a defence that gives up sooner, and a line shorter than
+/// the problem claims a mate the defender can outlast. Zuko 1 (69 plies, one thread,
+/// 20 s) proved a bound of 91 and had its walk cut, and no line reached 91; it answered
+/// with the df-pn proof's 49 plies where the measured tree's line had 87.
 fn honest_line<'l>(
     b: &mut Bounded,
     root: &Position,
     bound: i32,
     lines: impl IntoIterator<Item = Option<&'l [Move]>>,
 ) -> Option<Vec<Move>> {
-    let mut reaching: Vec<&[Move]> = lines
-        .into_iter()
-        .flatten()
-        .filter(|l| l.len() as i32 >= bound)
-        .collect();
-    reaching.sort_by_key(|l| l.len());
-    reaching
+    let mut lines: Vec<&[Move]> = lines.into_iter().flatten().collect();
+    // Those reaching the bound shortest first, then the others longest first.
+    lines.sort_by_key(|l| {
+        let len = l.len() as i32;
+        if len >= bound {
+            (false, len)
+        } else {
+            (true, -len)
+        }
+    });
+    lines
         .into_iter()
         .find(|l| verify::verify(b, root, l))
         .map(<[Move]>::to_vec)
@@ -651,6 +659,57 @@ mod tests {
     use kanju_engine::{Color, GenMode};
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Duration;
+
+    /// A line that reaches the proven bound is taken over a shorter one, and where none
+    /// reaches it the longest that verifies: Muso 77's published 11 plies against a line
+    /// in which one of the defender's replies is mated sooner. A line shorter than the
+    /// problem, taken where a longer one verifies, would claim a mate the defender can
+    /// outlast.
+    #[test]
+    fn a_stand_in_line_is_the_longest_that_verifies() {
+        let (root, main) = published("tsume_edo_zukou_musou.jsonl", "musou-077");
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        // A line whose defender, somewhere, takes a reply mated sooner than the published.
+        let positions = replay(&root, &main);
+        let short = (1..main.len())
+            .step_by(2)
+            .find_map(|i| {
+                let mut replies = kanju_engine::MoveList::new();
+                positions[i].evasions(GenMode::All, &mut replies);
+                let left = (main.len() - i - 1) as i32;
+                replies.as_slice().iter().find_map(|&r| {
+                    let after = positions[i].play(r);
+                    if r == main[i] || b.within(&after, left - 2) != Some(true) {
+                        return None;
+                    }
+                    let tail =
+                        choose::Chooser::new(&mut b, None, None, None).line(&after, left - 2)?;
+                    Some([&main[..i], &[r], &tail].concat())
+                })
+            })
+            .expect("a reply mated sooner than the published one");
+        assert!(short.len() < main.len(), "{} plies", short.len());
+        assert!(verify::verify(&mut b, &root, &short));
+        let lines = || [Some(&short[..]), Some(&main[..])];
+        let bound = main.len() as i32;
+        assert_eq!(
+            honest_line(&mut b, &root, bound, lines()),
+            Some(main.clone())
+        );
+        assert_eq!(
+            honest_line(&mut b, &root, bound + 4, lines()),
+            Some(main.clone()),
+            "no line reaches the bound: the longest stands in"
+        );
+        assert_eq!(
+            honest_line(&mut b, &root, bound + 4, [Some(&short[..])]),
+            Some(short.clone())
+        );
+        // A line that is no mate never stands in.
+        let cut = &main[..main.len() - 1];
+        assert_eq!(honest_line(&mut b, &root, bound + 4, [Some(cut)]), None);
+    }
 
     /// Muso 3 opens with its only check, so the root passes that check unlimited
     /// thresholds and the first search under it runs until the budget does. The numbers
