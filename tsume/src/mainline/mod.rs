@@ -496,21 +496,17 @@ fn refine_here(
             let l = verified_table_line(&mut b, root, &reached, deadline, |_| true);
             // "Mate within `best`" is proven: see `honest_line`.
             let lines = [l.as_deref(), Some(upper), measured.as_deref()];
-            let l = match honest_line(&mut b, root, best, lines) {
-                Some(h) => {
-                    if l.as_ref() != Some(&h) {
-                        dbg_line!(
-                            "mainline: the tables' line ({:?} plies) is short of {best}; \
-                             one of {} plies stands in",
-                            l.as_ref().map(Vec::len),
-                            h.len()
-                        );
-                    }
-                    h
-                }
-                None => l?,
-            };
-            (l, false, false)
+            // The tables' line is among the candidates, so none verifying leaves nothing.
+            let h = honest_line(&mut b, root, best, lines)?;
+            if l.as_ref() != Some(&h) {
+                dbg_line!(
+                    "mainline: the tables' line ({:?} plies) gives way, with the bound at \
+                     {best}, to one of {} plies",
+                    l.as_ref().map(Vec::len),
+                    h.len()
+                );
+            }
+            (h, false, false)
         }
     };
 
