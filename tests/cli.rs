@@ -79,6 +79,8 @@ fn solve_accepts_the_words_of_an_sfen_and_prefixes() {
     let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["result"], "mate");
     assert_eq!(v["length"], 3);
+    assert_eq!(v["length_exact"], true);
+    assert_eq!(v["length_bound"], 3, "an exact length is its own bound");
     assert_eq!(v["moves"].as_array().unwrap().len(), 3);
     assert_eq!(v["kifu"].as_array().unwrap().len(), 3);
     assert!(v["kifu"][0].as_str().unwrap().starts_with('▲'));

@@ -171,6 +171,12 @@ pub struct Solution {
     /// stopped before the main line was established, a shorter mate or a longer defence
     /// may exist.
     pub length_exact: bool,
+    /// A length the problem's is proven not to exceed, in plies: the attacker mates
+    /// within it against every defence, under tsume rules. It equals the line's length
+    /// when that is exact. Otherwise it may be shorter than the line, when the search
+    /// proved a shorter mate but ran out of limits before it had walked that mate's line.
+    /// `None` without a mate, or when the main line was not worked out.
+    pub length_bound: Option<u32>,
     /// Alternative mates found along the main line.
     pub cooks: Vec<Cook>,
     /// Alternatives along the main line that the cook search could not settle within

@@ -203,6 +203,7 @@ pub(crate) fn solve(
     let without_line = |outcome, nodes, decided_after| Solution {
         outcome,
         length_exact: false,
+        length_bound: None,
         cooks: Vec::new(),
         cooks_undecided: Vec::new(),
         cooks_checked_plies: 0,
@@ -367,9 +368,10 @@ pub(crate) fn solve(
             } else {
                 None
             };
-            let (line, length_exact, cooks) = main.map_or((line, false, Default::default()), |m| {
-                (m.line, m.exact, m.cooks)
-            });
+            let (line, length_exact, length_bound, cooks) = main
+                .map_or((line, false, None, Default::default()), |m| {
+                    (m.line, m.exact, Some(m.bound as u32), m.cooks)
+                });
             // Every node of the main line, its df-pn searches' included, went to the budget,
             // also where no line came of them.
             let nodes = nodes + budget.used();
@@ -378,6 +380,7 @@ pub(crate) fn solve(
             Solution {
                 outcome: Outcome::Mate(line),
                 length_exact,
+                length_bound,
                 cooks: cooks.found,
                 cooks_undecided: cooks.undecided,
                 cooks_checked_plies: cooks.checked_plies,

@@ -134,6 +134,12 @@ fn a_node_limit_holds_for_the_main_line_too() {
         "19 plies shown exact in {} nodes",
         sol.nodes
     );
+    // What the main line did prove bounds the length from above, and Zuko 77 is 19.
+    assert!(
+        sol.length_bound.is_some_and(|b| b >= 19),
+        "{:?}",
+        sol.length_bound
+    );
     // The searches poll their limits every few hundred nodes, each thread on its own.
     assert!(
         (limit..limit + 10_000).contains(&sol.nodes),
@@ -153,6 +159,7 @@ fn a_node_limit_holds_for_the_main_line_too() {
         "{:?} after {} nodes",
         sol.outcome, sol.nodes
     );
+    assert_eq!(sol.length_bound, Some(19));
     assert!(sol.nodes < 6_000_000 + 10_000, "{} nodes", sol.nodes);
 }
 

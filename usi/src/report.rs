@@ -78,6 +78,27 @@ pub fn unknown_reason(r: UnknownReason) -> &'static str {
 /// can have a thousand (Microcosmos at 300 s: 1,010), too many for an engine window.
 pub const UNDECIDED_LISTED: usize = 16;
 
+/// What is known of the problem's length when the line's is not proven to be it, in
+/// words for a note; `None` when it is. The CLI's text report says the same.
+pub fn length_note(len: usize, sol: &Solution) -> Option<String> {
+    if sol.length_exact {
+        return None;
+    }
+    let head = format!("mate in {len} is not proven to be the problem's length");
+    Some(match sol.length_bound.map(|b| b as usize) {
+        Some(b) if b < len => format!(
+            "{head}: a mate within {b} plies is proven, but its line was not worked out in time"
+        ),
+        Some(b) if b == len => {
+            format!("{head}: no defence lasts longer, but a shorter mate was not ruled out")
+        }
+        Some(b) => format!(
+            "{head}: a shorter mate, or a longer defence (up to {b} plies), was not ruled out"
+        ),
+        None => format!("{head}: a shorter mate, or a longer defence, was not ruled out"),
+    })
+}
+
 /// The closing `info` lines shared by `go mate` and `go`: statistics, score and line,
 /// then notes on exactness, 余詰 and 駒余り.
 fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
@@ -97,11 +118,8 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
                 stats.push_str(&usi_moves(pv));
             }
             out.push(stats);
-            if !sol.length_exact {
-                out.push(format!(
-                    "info string note: mate in {} is not proven to be the problem's length: a shorter mate, or a longer defence, was not ruled out",
-                    pv.len()
-                ));
+            if let Some(note) = length_note(pv.len(), sol) {
+                out.push(format!("info string note: {note}"));
             }
             for c in &sol.cooks {
                 out.push(format!(
@@ -261,6 +279,7 @@ mod tests {
         let sol = Solution {
             outcome: Outcome::Mate(line.clone()),
             length_exact: true,
+            length_bound: Some(line.len() as u32),
             cooks: vec![cook("1f5b")],
             cooks_undecided: vec![cook("S*4b")],
             cooks_checked_plies: checked,
@@ -318,5 +337,42 @@ mod tests {
         assert!(out
             .iter()
             .any(|l| l == "info string cook check: 3 more alternatives were not settled"));
+    }
+
+    /// A line not shown exact says what is proven of the length, and says which way the
+    /// line may be off: a bound below the line means a shorter mate is proven.
+    #[test]
+    fn a_length_not_shown_exact_comes_with_what_is_proven_of_it() {
+        let (_, mut sol) = solution(3);
+        let note = |sol: &Solution| {
+            closing_info(sol, false)
+                .into_iter()
+                .filter(|l| l.contains("problem's length"))
+                .collect::<Vec<_>>()
+        };
+        assert!(note(&sol).is_empty(), "an exact length needs no note");
+        sol.length_exact = false;
+        let head = "info string note: mate in 3 is not proven to be the problem's length";
+        for (bound, tail) in [
+            (
+                Some(1),
+                ": a mate within 1 plies is proven, but its line was not worked out in time",
+            ),
+            (
+                Some(3),
+                ": no defence lasts longer, but a shorter mate was not ruled out",
+            ),
+            (
+                Some(7),
+                ": a shorter mate, or a longer defence (up to 7 plies), was not ruled out",
+            ),
+            (
+                None,
+                ": a shorter mate, or a longer defence, was not ruled out",
+            ),
+        ] {
+            sol.length_bound = bound;
+            assert_eq!(note(&sol), [format!("{head}{tail}")], "{bound:?}");
+        }
     }
 }

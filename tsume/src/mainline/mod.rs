@@ -48,6 +48,9 @@ pub(crate) struct MainLine {
     pub line: Vec<Move>,
     /// Its length is proven minimal under tsume rules.
     pub exact: bool,
+    /// A length the problem's cannot exceed: "mate within it" is proven under tsume
+    /// rules. It can be shorter than an inexact line, whose walk at that bound was cut.
+    pub bound: i32,
     /// Alternative mates found along it, and how far the search for them got.
     pub cooks: Cooks,
 }
@@ -446,10 +449,12 @@ fn refine_here(
             Some(true) => break b.proven_len(root).unwrap_or(n),
             None if b.past_deadline() => {
                 // Stopped before any bound of its own: the measure is one.
-                let line = honest_line(&mut b, root, measure?, [measured.as_deref(), Some(upper)])?;
+                let bound = measure?;
+                let line = honest_line(&mut b, root, bound, [measured.as_deref(), Some(upper)])?;
                 return Some(MainLine {
                     line,
                     exact: false,
+                    bound,
                     cooks: Cooks::default(),
                 });
             }
@@ -645,7 +650,15 @@ fn refine_here(
         cooks::find(&mut [&mut b], root, &line, cook_deadline)
     };
     dbg_line!("mainline: cooks done ({:?})", started.elapsed());
-    Some(MainLine { line, exact, cooks })
+    // An exact line's length is the problem's (under the 駒余り rule it can be shorter
+    // than the longest defence, which `best` bounds).
+    let bound = if exact { line.len() as i32 } else { best };
+    Some(MainLine {
+        line,
+        exact,
+        bound,
+        cooks,
+    })
 }
 
 #[cfg(test)]

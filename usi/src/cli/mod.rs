@@ -73,7 +73,8 @@ SOLVE:
     (▲２四銀 △同玉 ...), the length, 余詰 (other mating moves on the attacker's side of
     the main line), 駒余り (pieces the attacker still holds at the end), nodes, time, nps.
     JSON fields: line, name, sfen, expected_plies, result (mate | nomate | unknown |
-    error), moves, kifu, length, length_exact, cooks [{ply, main, alternative,
+    error), moves, kifu, length, length_exact, length_bound (a length the problem's is
+    proven not to exceed), cooks [{ply, main, alternative,
     main_kifu, alternative_kifu}], cooks_undecided (the same, for alternatives not
     settled within their node budget), cooks_checked_plies and cooks_checked_last_plies
     (the plies from the start, and when a deadline left a gap from the end, whose

@@ -172,6 +172,9 @@ pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
                         .put("kifu", kifu_or_usi(&s.pos, line))
                         .put("length", line.len() as u64)
                         .put("length_exact", s.sol.length_exact);
+                    if let Some(b) = s.sol.length_bound {
+                        o.put("length_bound", b as u64);
+                    }
                     let objs = |cs: Vec<CookText>| -> Vec<Obj> {
                         cs.into_iter()
                             .map(|c| {
@@ -227,12 +230,10 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
             } else {
                 "mate"
             };
-            let exact = if s.sol.length_exact {
-                ""
-            } else {
-                " (length not proven: a shorter mate or a longer defence was not ruled out)"
-            };
-            out.push(format!("result:    {who} in {}{exact}", line.len()));
+            out.push(format!("result:    {who} in {}", line.len()));
+            if let Some(note) = report::length_note(line.len(), &s.sol) {
+                out.push(format!("note:      {note}"));
+            }
             out.push(format!("usi:       {}", report::usi_moves(line)));
             out.push(format!(
                 "kifu:      {}",
