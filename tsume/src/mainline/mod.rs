@@ -15,6 +15,7 @@ mod futile;
 mod give_back_ahead;
 mod key_map;
 mod known;
+mod path_failures;
 mod seed;
 mod shortcut;
 mod solver;

@@ -10,6 +10,7 @@
 //! follow start from the whole tree instead of rebuilding it.
 
 use super::bounded::Bounded;
+use super::path_failures::{PathFailures, NO_HIT};
 use super::solver::{Hint, Reprove};
 use kanju_engine::{GenMode, Move, MoveList, Position};
 use std::collections::HashSet;
@@ -31,8 +32,13 @@ const APART_NODES: u64 = 2_000_000;
 struct Walk<'w, 'a> {
     b: &'w mut Bounded<'a>,
     reprove: Reprove<'a>,
-    on_path: HashSet<u64>,
-    failed: HashSet<u64>,
+    path: PathFailures,
+    /// The shallowest path position the failures below the current node ran into
+    /// ([`NO_HIT`] if none).
+    hit: usize,
+    /// Attacker positions where the searches beyond the df-pn table's proofs failed
+    /// ([`Walk::beyond_table`]).
+    beyond_failed: HashSet<u64>,
     deadline: Option<Instant>,
     nodes: u64,
     node_limit: u64,
@@ -52,8 +58,9 @@ pub(crate) fn upper_bound<'a>(
     let mut w = Walk {
         b,
         reprove,
-        on_path: HashSet::new(),
-        failed: HashSet::new(),
+        path: PathFailures::default(),
+        hit: NO_HIT,
+        beyond_failed: HashSet::new(),
         deadline,
         nodes: 0,
         node_limit,
@@ -63,7 +70,7 @@ pub(crate) fn upper_bound<'a>(
     log::debug!(
         "mainline: proof walk {r:?} after {} nodes, {} failed",
         w.nodes,
-        w.failed.len()
+        w.path.len()
     );
     r
 }
@@ -131,28 +138,28 @@ impl Walk<'_, '_> {
             return Some(l);
         }
         let key = pos.key();
-        if self.failed.contains(&key) || self.on_path.contains(&key) {
+        if let Some(depth) = self.path.refused(key) {
+            self.hit = self.hit.min(depth);
             return None;
         }
         self.nodes += 1;
         if self.out_of_limits() {
             return None;
         }
-        self.on_path.insert(key);
+        let depth = self.path.enter(key);
+        let outer = std::mem::replace(&mut self.hit, NO_HIT);
         let len = if pos.side_to_move() == self.b.attacker {
             self.attacker_node(pos)
         } else {
             self.defender_node(pos)
         };
-        self.on_path.remove(&key);
-        match len {
-            Some(l) => self.b.remember_proof(pos, l),
-            None => {
-                if self.failed.is_empty() {
-                    log::debug!("seed: first failure at {}", pos.to_sfen());
-                }
-                self.failed.insert(key);
-            }
+        if len.is_none() && self.path.is_empty() {
+            log::debug!("seed: first failure at {}", pos.to_sfen());
+        }
+        let hit = self.path.leave(key, depth, len.is_none(), self.hit);
+        self.hit = outer.min(hit);
+        if let Some(l) = len {
+            self.b.remember_proof(pos, l);
         }
         len
     }
@@ -167,6 +174,22 @@ impl Walk<'_, '_> {
         if self.out_of_limits() {
             return None;
         }
+        // These searches depend on the position alone: a position walked again after they
+        // failed (its failure rested on the path) would repeat them to the same end.
+        let key = pos.key();
+        if self.beyond_failed.contains(&key) {
+            return None;
+        }
+        let len = self.beyond_table(pos);
+        if len.is_none() {
+            self.beyond_failed.insert(key);
+        }
+        len
+    }
+
+    /// The length of `pos`'s mate where the df-pn table proves none of its checks in a way
+    /// the walk can follow.
+    fn beyond_table(&mut self, pos: &Position) -> Option<i32> {
         // Df-pn settles short mates near the leaves from its initial estimates without
         // storing them: a small bounded search finds them again.
         self.b.set_limits(self.deadline, Some(SHORT_SEARCH_NODES));
