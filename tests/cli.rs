@@ -68,6 +68,29 @@ fn solve_one_position_as_text() {
     assert!(out.contains("nodes:"), "{out}");
 }
 
+/// A node limit that the proof leaves no room under for the main line's exactness or its
+/// cooks: the text says what is and is not known, and claims no search that did not run.
+#[test]
+fn a_solve_cut_short_says_what_it_did_not_do() {
+    let o = kanju(&[
+        "solve",
+        problems::ZUKO77,
+        "--nodes",
+        "200000",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("mate in 19"), "{out}");
+    assert!(
+        out.contains("note:      mate in 19 is not proven to be the problem's length"),
+        "{out}"
+    );
+    assert!(out.contains("余詰:      not looked for"), "{out}");
+    assert!(!out.contains("none found"), "{out}");
+}
+
 #[test]
 fn solve_accepts_the_words_of_an_sfen_and_prefixes() {
     let words: Vec<&str> = problems::MATE3.split(' ').collect();

@@ -242,7 +242,9 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
             out.push(format!("length:    {} plies", line.len()));
             let cs = cooks(s);
             let undecided = undecided_cooks(s);
-            if cs.is_empty() {
+            let coverage = report::cooks_coverage(&s.sol, line.len());
+            // "None found" would claim a search that never ran.
+            if cs.is_empty() && !matches!(coverage, report::Coverage::None) {
                 out.push("余詰:      none found".to_string());
             }
             for c in cs {
@@ -263,7 +265,7 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
                     "余詰:      {more} more alternatives not settled (all are in the JSON)"
                 ));
             }
-            match report::cooks_coverage(&s.sol, line.len()) {
+            match coverage {
                 report::Coverage::Whole => {}
                 report::Coverage::None => out.push("余詰:      not looked for".to_string()),
                 report::Coverage::Part(plies) => {
