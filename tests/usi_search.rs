@@ -25,6 +25,38 @@ fn mate_in_one() {
     );
 }
 
+/// The main line announces each bound it proves, once, as it falls, and never one below
+/// the problem's length: Zuko 77 is 19 plies, and at this node limit its length is not
+/// shown exact, so the note says which way the line may be off.
+#[test]
+fn the_proven_bound_is_announced_as_it_falls() {
+    let mut e = Engine::ready();
+    e.send("setoption name PvInterval value 50");
+    e.send("setoption name NodesLimit value 200000");
+    e.send(&format!("position sfen {}", problems::ZUKO77));
+    e.send("go mate 30000");
+    let lines = e.until_checkmate();
+    let bounds: Vec<u32> = lines
+        .iter()
+        .filter_map(|l| {
+            l.strip_prefix("info string mate within ")?
+                .strip_suffix(" plies is proven")?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert!(!bounds.is_empty(), "{lines:?}");
+    assert!(bounds.windows(2).all(|w| w[1] < w[0]), "{bounds:?}");
+    assert!(bounds.iter().all(|&b| b >= 19), "{bounds:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string note: mate in 19 is not proven")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap().split_whitespace().count(), 20);
+}
+
 #[test]
 fn mate_in_three_forms_of_go_mate() {
     let mut e = Engine::ready();

@@ -215,6 +215,9 @@ pub struct Progress {
     pub pv: Vec<Move>,
     /// The mate length once a mate is proven.
     pub mate_len: Option<u32>,
+    /// Once the main line has proven one, the length the problem's cannot exceed (see
+    /// [`Solution::length_bound`]): it falls as the search for a shorter mate goes on.
+    pub length_bound: Option<u32>,
 }
 
 /// A solver owning a transposition table and its search threads.

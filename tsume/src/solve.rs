@@ -294,6 +294,9 @@ pub(crate) fn solve(
     let nodes = nodes + pv_sh.nodes.load(Ordering::Relaxed);
     match line {
         Some(line) if pv::verify(pos, attacker, &line) => {
+            // The main line publishes each bound it proves (`on_bound`).
+            let bound: Mutex<Option<u32>> = Mutex::new(None);
+            let on_bound = |n: i32| *bound.lock() = Some(n as u32);
             let mut announce = |line: &[Move], nodes: u64| {
                 if !config.progress_interval.is_zero() {
                     let elapsed = start.elapsed();
@@ -304,6 +307,7 @@ pub(crate) fn solve(
                         elapsed,
                         pv: line.to_vec(),
                         mate_len: Some(line.len() as u32),
+                        length_bound: *bound.lock(),
                     });
                 }
             };
@@ -349,6 +353,7 @@ pub(crate) fn solve(
                 df_pn: &mate_search,
                 budget: &budget,
                 on_line: &on_line,
+                on_bound: &on_bound,
             };
             // The main line can take minutes where the proof took seconds: a GUI that
             // hears nothing meanwhile looks hung. So progress goes on, with the nodes the
@@ -376,6 +381,7 @@ pub(crate) fn solve(
             // also where no line came of them.
             let nodes = nodes + budget.used();
             let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));
+            *bound.lock() = length_bound;
             announce(&line, nodes);
             Solution {
                 outcome: Outcome::Mate(line),

@@ -92,6 +92,7 @@ pub(crate) fn run(
                     elapsed,
                     pv: line,
                     mate_len: None,
+                    length_bound: None,
                 });
             }
         }

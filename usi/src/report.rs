@@ -55,6 +55,12 @@ pub fn progress_line(p: &Progress, defends: bool) -> String {
     s
 }
 
+/// The note that the main line has proven a mate within `n` plies: the length it works
+/// down from while the search for a shorter mate goes on.
+pub fn bound_line(n: u32) -> String {
+    format!("info string mate within {n} plies is proven")
+}
+
 fn nps(nodes: u64, elapsed: Duration) -> u64 {
     let us = elapsed.as_micros().max(1);
     (nodes as u128 * 1_000_000 / us) as u64

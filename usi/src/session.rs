@@ -16,8 +16,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 enum State {
-    /// Searching; `best` is the latest verified mate from the progress reports.
-    Running { best: Option<Vec<Move>> },
+    /// Searching; `best` is the latest verified mate from the progress reports, `bound`
+    /// the last length bound announced.
+    Running {
+        best: Option<Vec<Move>>,
+        bound: Option<u32>,
+    },
     /// The result of a `go infinite`/`go ponder` search that finished before `stop`:
     /// USI forbids `bestmove` until the GUI asks.
     Held(Vec<String>),
@@ -54,7 +58,10 @@ impl Session {
             hold: AtomicBool::new(hold),
             game,
             defends,
-            state: Mutex::new(State::Running { best: None }),
+            state: Mutex::new(State::Running {
+                best: None,
+                bound: None,
+            }),
             done_tx: Mutex::new(Some(tx)),
             done_rx: rx,
             out,
@@ -83,11 +90,16 @@ impl Session {
     /// A progress report from the solver: print it unless the search is already answered.
     pub fn progress(&self, p: &Progress) {
         let mut st = self.state();
-        if let State::Running { best } = &mut *st {
+        if let State::Running { best, bound } = &mut *st {
             if p.mate_len.is_some() && !p.pv.is_empty() {
                 *best = Some(p.pv.clone());
             }
             self.out.line(&report::progress_line(p, self.defends));
+            // Announced once per bound, as it falls.
+            if let Some(n) = p.length_bound.filter(|&n| Some(n) != *bound) {
+                *bound = Some(n);
+                self.out.line(&report::bound_line(n));
+            }
         }
     }
 
@@ -117,7 +129,7 @@ impl Session {
     pub fn force_answer(&self) {
         let mut st = self.state();
         match std::mem::replace(&mut *st, State::Answered) {
-            State::Running { best } => self.out.lines(&report::forced_answer(
+            State::Running { best, .. } => self.out.lines(&report::forced_answer(
                 best.as_deref(),
                 self.game,
                 self.defends,

@@ -113,6 +113,8 @@ pub(crate) struct Setup<'a> {
     /// goes on: the caller's progress reports carry it, and a front end that must answer
     /// before the main line is done answers with it.
     pub on_line: &'a (dyn Fn(&[Move]) + Sync),
+    /// Hears of each bound the main line proves ("mate within n"), as it falls.
+    pub on_bound: &'a (dyn Fn(i32) + Sync),
 }
 
 /// How often the caller's thread, waiting for the main line, wakes up to call its `tick`.
@@ -307,6 +309,7 @@ fn step_down(
     min_len: i32,
     deadline: Option<Instant>,
     budget: Option<u64>,
+    on_bound: &dyn Fn(i32),
 ) -> (i32, bool) {
     while best - 2 >= min_len {
         let mut allowance = budget;
@@ -337,6 +340,7 @@ fn step_down(
         match verdict {
             Some(true) => {
                 best = b.proven_len(root).unwrap_or(best - 2).min(best - 2);
+                on_bound(best);
                 dbg_line!("mainline: mate within {best} ({} nodes)", b.nodes);
             }
             Some(false) => match b.settle_near_mates(root, best - 2) {
@@ -396,6 +400,7 @@ fn refine_here(
         df_pn: _,
         budget: node_budget,
         on_line,
+        on_bound,
     } = *setup;
     let started = Instant::now();
     let bytes = mainline_bytes(hash_mb);
@@ -465,6 +470,7 @@ fn refine_here(
             }
         }
     };
+    on_bound(best);
     // Cheap steps down: proofs of shorter mates are quick, disproofs are not, so each
     // step gets a node budget here; the full disproof comes after a line is in hand.
     let steps_deadline = share(deadline, 0.3);
@@ -475,6 +481,7 @@ fn refine_here(
         min_len,
         steps_deadline,
         Some(STEP_NODES),
+        on_bound,
     );
 
     // 2. A line at the best bound, comparing defences while time allows. A walk that
@@ -550,6 +557,7 @@ fn refine_here(
         b.set_limits(share(deadline, 0.5), Some(GUESS_NODES));
         if b.within(root, guess) == Some(true) {
             best = b.proven_len(root).unwrap_or(guess).min(guess);
+            on_bound(best);
             dbg_line!(
                 "mainline: mate within {best}, the walked line's length ({} nodes)",
                 b.nodes
@@ -561,7 +569,7 @@ fn refine_here(
         // leave the last one, the disproof that cannot finish, all but nothing for the
         // line at the bound the proofs reached.
         let steps_deadline = share(deadline, 0.8);
-        (best, exact) = step_down(&mut b, root, best, min_len, steps_deadline, None);
+        (best, exact) = step_down(&mut b, root, best, min_len, steps_deadline, None, on_bound);
     }
     // The line again where the bound moved or its walk rested on upper bounds.
     if best != line_bound || (exact && !line_exact) {
@@ -761,7 +769,7 @@ mod tests {
 
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 256 << 20);
         let deadline = Some(Instant::now() + Duration::from_secs(120));
-        let (best, _) = step_down(&mut b, &root, 37, 1, deadline, Some(200_000));
+        let (best, _) = step_down(&mut b, &root, 37, 1, deadline, Some(200_000), &|_| {});
         assert!(best <= 35, "the bound stayed at {best}");
     }
 
@@ -795,7 +803,7 @@ mod tests {
             let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 16 << 20);
             b.set_mate_search(&search as MateSearch);
             assert_eq!(b.within(&root, 20), Some(true));
-            step_down(&mut b, &root, 20, 0, None, None)
+            step_down(&mut b, &root, 20, 0, None, None, &|_| {})
         };
         assert_eq!(steps(), (2, true));
         settles.store(false, Ordering::Relaxed);
