@@ -348,19 +348,20 @@ mod tests {
         assert!(summarize(&cs, false, 5, &[0; SNDA_MOVES]).old_child);
     }
 
-    /// A child another thread is in counts double for the choice only.
+    /// A child another thread is in counts one and a half times, plus one, for the choice
+    /// only.
     #[test]
     fn a_busy_child_gives_way_to_a_sibling_nearly_as_good() {
-        let cs = [child(0, 9, 3), child(1, 9, 5), child(2, 9, 20)];
+        let cs = [child(0, 9, 3), child(1, 9, 4), child(2, 9, 20)];
         let mut s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
-        assert_eq!((s.best, s.second), (0, 5));
+        assert_eq!((s.best, s.second), (0, 4));
         avoid_busy(&cs, INF, &mut s, |c| c.key == cs[0].key);
-        assert_eq!((s.pn, s.dn, s.best, s.second), (27, 3, 1, 7));
-        // A runner-up more than twice as dear is not worth leaving the other thread for.
-        let cs = [child(0, 9, 3), child(1, 9, 8)];
+        assert_eq!((s.pn, s.dn, s.best, s.second), (27, 3, 1, 5));
+        // A runner-up dearer than that is not worth leaving the other thread for.
+        let cs = [child(0, 9, 3), child(1, 9, 6)];
         let mut s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
         avoid_busy(&cs, INF, &mut s, |c| c.key == cs[0].key);
-        assert_eq!((s.best, s.second), (0, 8));
+        assert_eq!((s.best, s.second), (0, 6));
         // A sibling at or past the node's threshold would return at once: stay.
         let cs = [child(0, 9, 3), child(1, 9, 5)];
         let mut s = summarize(&cs, false, 0, &[0; SNDA_MOVES]);
