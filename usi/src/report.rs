@@ -93,7 +93,7 @@ pub fn length_note(len: usize, sol: &Solution) -> Option<String> {
     let head = format!("mate in {len} is not proven to be the problem's length");
     Some(match sol.length_bound.map(|b| b as usize) {
         Some(b) if b < len => format!(
-            "{head}: a mate within {b} plies is proven, but its line was not worked out in time"
+            "{head}: a mate within {b} plies is proven, but its line was not worked out within the limits"
         ),
         Some(b) if b == len => {
             format!("{head}: no defence lasts longer, but a shorter mate was not ruled out")
@@ -362,7 +362,7 @@ mod tests {
         for (bound, tail) in [
             (
                 Some(1),
-                ": a mate within 1 plies is proven, but its line was not worked out in time",
+                ": a mate within 1 plies is proven, but its line was not worked out within the limits",
             ),
             (
                 Some(3),
