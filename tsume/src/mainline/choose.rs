@@ -201,16 +201,19 @@ impl<'s, 'a> Chooser<'s, 'a> {
         let r = self.b.proven_len(pos).map_or(r, |l| l.min(r));
         let mut list = MoveList::new();
         pos.checks(self.b.check_mode, &mut list);
-        // Moves the table already proves first: cheap, and usually the answer.
-        let mut moves: Vec<(Move, bool)> = list
+        // Moves the table already proves first, the shortest proven first: cheap, and
+        // usually the answer. The first check whose mate leaves no spare piece is taken
+        // without comparing the others, so from a loose bound the order is what keeps
+        // the attacker's detours out of the line.
+        let mut moves: Vec<(Move, i32)> = list
             .as_slice()
             .iter()
             .map(|&m| {
-                let known = self.b.proven_len(&pos.play(m)).is_some_and(|l| l < r);
-                (m, known)
+                let proven = self.b.proven_len(&pos.play(m)).filter(|&l| l < r);
+                (m, proven.unwrap_or(i32::MAX))
             })
             .collect();
-        moves.sort_by_key(|&(_, known)| !known);
+        moves.sort_by_key(|&(_, proven)| proven);
         let mut checks: Vec<Move> = moves.into_iter().map(|(m, _)| m).collect();
         let mut first: Option<Choice> = None;
         // The node is proven within r, so some check mates within r - 1. Where every test
@@ -734,6 +737,35 @@ mod tests {
         b.remember_proof(&root.play(short), 0);
         let mut ch = Chooser::new(&mut b, None, None, Some(100_000));
         let line = ch.line(&root, 5).expect("no limits");
+        assert_eq!(line, vec![short]);
+    }
+
+    /// From a loose bound the attacker takes the shortest mate the tables prove, not the
+    /// first. Here the horse's 3b2b mates at once; 1d2b+, 3d2c+ and 3b2c mate in three,
+    /// and every one of these mates ends with an empty hand, so no spare piece tells them
+    /// apart. The checks are generated with a detour first, and a walk that took the
+    /// tables' proven checks in that order printed 1d2b+ 1b1c 3b2c.
+    #[test]
+    fn the_shortest_proven_check_is_walked_first() {
+        let root = Position::from_sfen("9/6+B1k/9/6S1N/9/9/9/9/9 b - 1").unwrap();
+        let usi = |s: &str| root.parse_usi_move(s).unwrap();
+        let short = usi("3b2b");
+        let detours: Vec<Move> = ["1d2b+", "3d2c+", "3b2c"].map(usi).into();
+        let mut checks = MoveList::new();
+        root.checks(GenMode::All, &mut checks);
+        let at = |m: Move| checks.as_slice().iter().position(|&c| c == m).unwrap();
+        assert!(
+            detours.iter().any(|&d| at(d) < at(short)),
+            "a detour is generated first, or the order does not matter here"
+        );
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        b.remember_proof(&root.play(short), 0);
+        for &d in &detours {
+            assert_eq!(b.within(&root.play(d), 2), Some(true), "{d:?} mates in 3");
+        }
+        let mut ch = Chooser::new(&mut b, None, None, Some(100_000));
+        let line = ch.line(&root, 9).expect("no limits");
         assert_eq!(line, vec![short]);
     }
 
