@@ -20,9 +20,26 @@
 //! The marks are counters in a small array indexed by a hash of the position: a false
 //! mark (two positions on one counter) only makes one choice a little less greedy, and
 //! never changes a proof or a disproof.
+//!
+//! A thread turns away only near where the other threads are: within [`SPLIT_WINDOW`]
+//! plies of the deepest of them. Higher up it follows them into the marked child. A
+//! thread that turned away at the first shared defender node, usually a few plies below
+//! the root, went to a sibling far from where the proof was being built: often one that
+//! a single thread would reach only much later, or never, once its parent's check was
+//! refuted. Its expansions there also raised that shallow node's proof number, and on
+//! Zuko 8 this pushed both threads off the mating first move, P\*4c, for other checks
+//! (a run that left it after 34 M nodes and came back 5 M later). Near the frontier a
+//! sibling is where the search goes next anyway. Zuko 8, two threads, 4 GiB, proof
+//! only, six runs each, alternating: 21.4 to 29.6 s (median 22.4 s) against 25.2 to
+//! 69.5 s (median 40.3 s) when turning away at any depth; one thread takes 47.7 s in the
+//! same hour. The other hard problems and ten Edo problems were level (see
+//! docs/performance.md, session 51).
 
 use kanju_engine::Hand;
 use std::sync::atomic::{AtomicU16, Ordering};
+
+/// How far above the deepest other thread a thread still turns away from a marked child.
+pub(crate) const SPLIT_WINDOW: u16 = 8;
 
 /// Counters: 256 KiB, small enough to stay in cache, large enough that paths of a
 /// thousand plies rarely share one.
@@ -31,13 +48,20 @@ const SLOTS: usize = 1 << 17;
 /// The marks of every thread of one search.
 pub(crate) struct Busy {
     marks: Box<[AtomicU16]>,
+    /// Each thread's depth at its latest node, a cache line each: every node writes its
+    /// own, and another thread reads it only when it meets a marked child.
+    depths: Box<[Depth]>,
 }
 
+#[repr(align(64))]
+struct Depth(AtomicU16);
+
 impl Busy {
-    /// No position marked.
-    pub fn new() -> Busy {
+    /// No position marked, for `threads` threads numbered from 0.
+    pub fn new(threads: usize) -> Busy {
         Busy {
             marks: (0..SLOTS).map(|_| AtomicU16::new(0)).collect(),
+            depths: (0..threads).map(|_| Depth(AtomicU16::new(0))).collect(),
         }
     }
 
@@ -66,6 +90,30 @@ impl Busy {
         self.slot(key, hand).load(Ordering::Relaxed) != 0
     }
 
+    /// Thread `thread` is at a node `depth` plies from the root.
+    #[inline]
+    pub fn set_depth(&self, thread: usize, depth: u16) {
+        if let Some(d) = self.depths.get(thread) {
+            d.0.store(depth, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether thread `thread`, at a defender node `depth` plies from the root, turns
+    /// away from a marked child: only within [`SPLIT_WINDOW`] plies of the deepest other
+    /// thread.
+    #[inline]
+    pub fn splits_at(&self, thread: usize, depth: u16) -> bool {
+        let deepest = self
+            .depths
+            .iter()
+            .enumerate()
+            .filter(|&(t, _)| t != thread)
+            .map(|(_, d)| d.0.load(Ordering::Relaxed))
+            .max()
+            .unwrap_or(0);
+        depth.saturating_add(SPLIT_WINDOW) >= deepest
+    }
+
     /// True if no position is marked: every thread has left all it entered.
     #[cfg(test)]
     pub fn is_clear(&self) -> bool {
@@ -91,7 +139,7 @@ mod tests {
 
     #[test]
     fn marks_count_threads_in_and_out() {
-        let b = Busy::new();
+        let b = Busy::new(2);
         let h = Hand::EMPTY;
         assert!(!b.is_busy(42, h));
         b.enter(42, h);
@@ -100,5 +148,24 @@ mod tests {
         assert!(b.is_busy(42, h));
         b.leave(42, h);
         assert!(!b.is_busy(42, h));
+    }
+
+    /// Thread 1 at a defender node turns away from a marked child only within
+    /// `SPLIT_WINDOW` plies of thread 0, the deepest other thread; its own depth does not
+    /// count.
+    #[test]
+    fn threads_split_only_near_the_deepest_other_thread() {
+        let b = Busy::new(3);
+        b.set_depth(0, 30);
+        b.set_depth(1, 200);
+        b.set_depth(2, 12);
+        assert!(!b.splits_at(1, 30 - SPLIT_WINDOW - 1));
+        assert!(b.splits_at(1, 30 - SPLIT_WINDOW));
+        assert!(b.splits_at(1, 29));
+        assert!(b.splits_at(0, 200 - SPLIT_WINDOW));
+        assert!(!b.splits_at(0, 100));
+        // A thread number beyond those counted is not tracked and never blocks a split.
+        b.set_depth(7, 500);
+        assert!(b.splits_at(0, 200 - SPLIT_WINDOW));
     }
 }

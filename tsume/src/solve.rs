@@ -230,7 +230,7 @@ pub(crate) fn solve(
         GenMode::Standard
     };
     // Virtual-loss marks only pay when threads can meet.
-    let busy = (config.threads > 1).then(Busy::new);
+    let busy = (config.threads > 1).then(|| Busy::new(config.threads));
     let sh = Shared {
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         deadline: limits.time.map(|t| start + t),

@@ -251,6 +251,8 @@ pub(crate) struct Searcher<'a> {
     /// Whether this searcher adds the noise: every thread but the first, and the first too
     /// under a seed other than 0.
     noisy: bool,
+    /// This searcher's thread number, for the busy marks' record of where each thread is.
+    thread: usize,
     /// The held-back replies replays proved, with their proofs, for the tests to check.
     #[cfg(test)]
     simulated: Vec<(Position, simulate::Proven)>,
@@ -284,6 +286,7 @@ impl<'a> Searcher<'a> {
             eps_shift: 2 + (thread as u32 % 2),
             rng: noise_seed(thread, sh.seed),
             noisy: thread > 0 || sh.seed != 0,
+            thread,
             #[cfg(test)]
             simulated: Vec::new(),
         }
@@ -412,6 +415,9 @@ impl<'a> Searcher<'a> {
         let md = me.md.min(depth);
         let nodes_before = self.nodes;
         let leaf = me.flags & NEW != 0;
+        if let Some(busy) = sh.busy {
+            busy.set_depth(self.thread, depth);
+        }
 
         // Past the length limit an attacker node is given up, on this path only.
         if or_node && depth >= sh.max_depth {
@@ -495,11 +501,12 @@ impl<'a> Searcher<'a> {
             first = false;
 
             // Threads split at defender nodes only, so only their children, attacker
-            // nodes, are marked and asked about (see `busy`).
+            // nodes, are marked and asked about; and only near the other threads, not
+            // high above them (see `busy`).
             let busy = sh.busy.filter(|_| !or_node);
             if let Some(busy) = busy {
                 let c = &self.scratch.children[start + s.best];
-                if busy.is_busy(c.key, c.hand) {
+                if busy.is_busy(c.key, c.hand) && busy.splits_at(self.thread, depth) {
                     let children = &self.scratch.children[start..end];
                     avoid_busy(children, th_dn, &mut s, |c| busy.is_busy(c.key, c.hand));
                 }
@@ -688,7 +695,7 @@ mod tests {
         let table = Table::new(64);
         table.new_search();
         let stop = AtomicBool::new(false);
-        let busy = Busy::new();
+        let busy = Busy::new(2);
         let sh = Shared::for_test(&table, &stop, GenMode::All, 5_000_000, Some(&busy));
         let proven = std::thread::scope(|s| {
             let searchers: Vec<_> = (0..2)
