@@ -623,18 +623,11 @@ pub(crate) fn table_line(b: &Bounded, root: &Position) -> Option<Vec<Move>> {
     let mut r = b.proven_len(root)?;
     let cap = 2 * r as usize + 16;
     loop {
-        list.clear();
-        let attacker = pos.side_to_move() == b.attacker;
-        if attacker {
-            // The search proves a mate in one without storing the mated position.
-            if let Some(m) = pos.mate_in_1() {
-                line.push(m);
-                return Some(line);
-            }
-            pos.checks(b.check_mode, &mut list);
-        } else {
-            pos.evasions(GenMode::All, &mut list);
+        if let Some(m) = b.line_moves(&pos, &mut list) {
+            line.push(m);
+            return Some(line);
         }
+        let attacker = pos.side_to_move() == b.attacker;
         // Proven lengths need not fall ply by ply (some are the proof walk's upper bounds),
         // so the shortest check and the longest reply are taken whatever the bound says,
         // and a cap on the plies ends the walk. Drops on the checking line come in only

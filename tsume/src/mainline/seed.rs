@@ -96,18 +96,11 @@ pub(crate) fn measured_line(b: &Bounded, root: &Position) -> Option<Vec<Move>> {
         if !seen.insert(pos.key()) || line.len() > MAX_MEASURED {
             return None;
         }
-        list.clear();
-        let attacker = pos.side_to_move() == b.attacker;
-        if attacker {
-            // The walk records no node below a mate in one.
-            if let Some(m) = pos.mate_in_1() {
-                line.push(m);
-                return Some(line);
-            }
-            pos.checks(b.check_mode, &mut list);
-        } else {
-            pos.evasions(GenMode::All, &mut list);
+        if let Some(m) = b.line_moves(&pos, &mut list) {
+            line.push(m);
+            return Some(line);
         }
+        let attacker = pos.side_to_move() == b.attacker;
         let lens = list
             .as_slice()
             .iter()

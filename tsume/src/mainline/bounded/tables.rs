@@ -6,7 +6,7 @@ use super::expand::Kid;
 use super::{Bounded, Kind, Node, Val, NEVER};
 use crate::mainline::known::KnownSet;
 use crate::mainline::solver::Hint;
-use kanju_engine::{Hand, Position};
+use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -100,6 +100,22 @@ impl Bounded<'_> {
     /// it); -1 if none.
     pub fn disproven_bound(&self, pos: &Position) -> i32 {
         self.known_bounds(pos).1
+    }
+
+    /// The moves a line read off the tables chooses among at `pos`, into `list`: the
+    /// checks at an attacker node, the evasions at a defender node. An attacker node with
+    /// a mate in one returns that mate instead, since the searches store no node below it.
+    pub fn line_moves(&self, pos: &Position, list: &mut MoveList) -> Option<Move> {
+        list.clear();
+        if pos.side_to_move() == self.attacker {
+            if let Some(m) = pos.mate_in_1() {
+                return Some(m);
+            }
+            pos.checks(self.check_mode, list);
+        } else {
+            pos.evasions(GenMode::All, list);
+        }
+        None
     }
 
     /// The spot of `node`.
