@@ -15,7 +15,9 @@ search. With `--seeds K` each round also times one thread under seeds 0 to K-1 (
 speed-up against it: what two threads gain over one thread's typical search rather than
 over the one draw that seed 0 happens to be.
 
-usage: scripts/bench_threads.py NAME... [--file PROBLEMS.jsonl] [--repeat 3]
+The names may come from several files: `--file A.jsonl,B.jsonl`.
+
+usage: scripts/bench_threads.py NAME... [--file PROBLEMS.jsonl[,MORE.jsonl]] [--repeat 3]
                                 [--limit-ms 120000] [--hash 4096] [--kanju PATH]
                                 [--seeds 1]
 """

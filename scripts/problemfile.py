@@ -13,7 +13,8 @@ CLASSICAL_RULES = ["--spare-rule", "classical", "--futile-rule", "any-length"]
 
 def add_file_and_engine(ap):
     """The --file (default: the Edo set) and --kanju (default: the release build) options."""
-    ap.add_argument("--file", default=str(EDO))
+    ap.add_argument("--file", default=str(EDO),
+                    help="a problem file, or several joined by commas")
     ap.add_argument("--kanju", default=str(KANJU))
 
 
@@ -30,12 +31,16 @@ def add_build_comparison(ap, threads, hash_mb, time, repeat):
     ap.add_argument("--file", default=str(EDO))
 
 
-def read(path):
-    """The records of a JSON Lines problem file, in order."""
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+def read(paths):
+    """The records of a JSON Lines problem file, or of several given as "A.jsonl,B.jsonl",
+    in order."""
+    records = []
+    for path in str(paths).split(","):
+        with open(path, encoding="utf-8") as f:
+            records += [json.loads(line) for line in f if line.strip()]
+    return records
 
 
-def by_name(path):
-    """The records of a problem file, by name."""
-    return {r["name"]: r for r in read(path)}
+def by_name(paths):
+    """The records of `read(paths)`, by name."""
+    return {r["name"]: r for r in read(paths)}
