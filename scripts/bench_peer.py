@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Kanju against cshogi's OSL df-pn, problem by problem, in one run.
 
-For each problem, Kanju (`kanju solve --proof-only --json`) and then OSL's df-pn each get
-the same wall-clock limit; the two never run at once. OSL ignores its stop flag on long
-problems, so it runs in a child process that is killed at the limit. Every mate either
+Kanju (`kanju solve FILE --proof-only`, one process for all the problems, as a GUI keeps
+one engine) and then OSL's df-pn get the same wall-clock limit per problem; the two never
+run at once. OSL ignores its stop flag on long problems, so it runs in a child process per
+problem that is killed at the limit. Every mate either
 solver claims is replayed with cshogi: each attacker move legal and checking, the end
 mate. OSL cannot tell a disproof from a search it gave up, so its "no" is reported as such.
 
@@ -38,6 +39,7 @@ import json
 import re
 import statistics
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -65,25 +67,39 @@ SPEED_SET = ["zukou-001", "zukou-017", "zukou-023", "zukou-031", "zukou-090", "z
 PROOF_LOG = re.compile(r"proof search: (\d+) nodes, (\d+) moves made \((\d+) to estimate")
 
 
-def run_kanju(a, sfen):
-    """The verdict, the proof's time, plies and nodes, and the moves made with the share
-    made for estimates (None if the log line is missing)."""
-    cmd = [a.kanju, "solve", sfen, "--proof-only", "--json", "--quiet",
-           "--time", f"{a.time}s", "--threads", str(a.threads), "--hash", str(a.hash)]
-    env = dict(os.environ, RUST_LOG="kanju_tsume::solve=debug")
-    t0 = time.time()
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=a.time + 60, env=env)
-    secs = time.time() - t0
-    rec = json.loads(done.stdout.strip().splitlines()[-1])
-    log = PROOF_LOG.search(done.stderr)
-    moves = (int(log[2]), int(log[3]) / max(int(log[2]), 1)) if log else (None, None)
-    line = rec.get("moves", [])
-    if rec.get("result") == "mate":
-        verdict = "mate" if replay(sfen, line) == "mate" else "BAD-MATE"
-    else:
-        verdict = rec.get("result", "error")
-    return (verdict, rec.get("decided_ms", secs * 1000) / 1000, len(line), rec.get("nodes"),
-            *moves)
+def run_kanju(a, problems):
+    """Each problem's verdict, proof time, plies and nodes, and the moves made with the
+    share made for estimates (None if the log line is missing), by name. One process
+    solves them all in turn (`kanju solve FILE`), each from an empty table, as a GUI's
+    engine keeps its table: on this machine class, a Firecracker guest, memory just
+    allocated can run at half speed for seconds (docs/performance.md, session 52), and a
+    process per problem put that into every rate."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "problems.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            for p in problems:
+                f.write(json.dumps({"name": p["name"], "sfen": p["sfen"]}) + "\n")
+        cmd = [a.kanju, "solve", path, "--proof-only", "--quiet", "--time", f"{a.time}s",
+               "--threads", str(a.threads), "--hash", str(a.hash)]
+        env = dict(os.environ, RUST_LOG="kanju_tsume::solve=debug")
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                              timeout=(a.time + 60) * len(problems) + 60)
+    recs = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    logs = PROOF_LOG.findall(done.stderr)
+    # One proof search is logged per problem solved, in order; if not, no moves at all.
+    if len(logs) != len(recs):
+        logs = [None] * len(recs)
+    out = {}
+    for p, rec, log in zip(problems, recs, logs):
+        moves = (int(log[1]), int(log[2]) / max(int(log[1]), 1)) if log else (None, None)
+        line = rec.get("moves", [])
+        if rec.get("result") == "mate":
+            verdict = "mate" if replay(p["sfen"], line) == "mate" else "BAD-MATE"
+        else:
+            verdict = rec.get("result", "error")
+        secs = rec.get("decided_ms", rec.get("time_ms", 0)) / 1000
+        out[p["name"]] = (verdict, secs, len(line), rec.get("nodes"), *moves)
+    return out
 
 
 def run_osl(a, sfen):
@@ -140,13 +156,21 @@ def main():
         with open(a.resume, encoding="utf-8") as f:
             rows = [json.loads(line) for line in f if line.strip()]
     done = {r["name"] for r in rows}
+    problems = [p for p in problems if p["name"] not in done]
+    # With --resume each problem is saved as it finishes, so each gets its own process:
+    # over the long problems' minutes, fresh memory's slower first seconds do not count.
+    groups = [[p] for p in problems] if a.resume else [problems]
+    for group in groups:
+        run_group(a, group, rows)
+    report(a, rows)
+
+
+def run_group(a, problems, rows):
+    """Runs Kanju over `problems` in one process, then OSL on each, and adds their rows."""
+    kanju_runs = {} if a.osl_only or not problems else run_kanju(a, problems)
     for p in problems:
-        if p["name"] in done:
-            continue
-        if a.osl_only:
-            kv, kt, kn, knodes, kmoves, kest = "-", 0.0, 0, None, None, None
-        else:
-            kv, kt, kn, knodes, kmoves, kest = run_kanju(a, p["sfen"])
+        kv, kt, kn, knodes, kmoves, kest = kanju_runs.get(
+            p["name"], ("-", 0.0, 0, None, None, None))
         ov, ot, on, onodes = run_osl(a, p["sfen"])
         rows.append(dict(name=p["name"], expected=p.get("mate_plies"), kanju=kv,
                          kanju_s=round(kt, 3), kanju_plies=kn, kanju_nodes=knodes,
@@ -160,6 +184,10 @@ def main():
         moves = f" {rate(r['kanju_moves_per_s'])} moves" if kmoves else ""
         print(f"{p['name'][:34]:<34} kanju {kv:<8} {kt:8.2f}s {kn:>5}p {rate(r['kanju_nps'])}"
               f"{moves}   osl {ov:<8} {ot:8.2f}s {on:>5}p {rate(r['osl_nps'])}", flush=True)
+
+
+def report(a, rows):
+    """The summary of `rows`, and the --json file."""
     for who in ("osl",) if a.osl_only else ("kanju", "osl"):
         times = [r[f"{who}_s"] for r in rows if r[who] == "mate"]
         nomate = sum(r[who] == "nomate" for r in rows)
