@@ -34,12 +34,24 @@
 //! 69.5 s (median 40.3 s) when turning away at any depth; one thread takes 47.7 s in the
 //! same hour. The other hard problems and ten Edo problems were level (see
 //! docs/performance.md, session 51).
+//!
+//! Thread 0 leads: it never turns away, so it runs the search one thread alone runs, with
+//! the others' proofs and numbers in the table, and only the others split off near it.
+//! When both threads turned away, either could leave the proof's line, and on Zuko 8 and
+//! Microcosmos one two-thread run in three or so took twice one thread's nodes. Two
+//! threads, 4 GiB, proof only, five runs each, alternating (session 52): Microcosmos
+//! 22.4 to 24.8 M nodes, median 15.9 s, against 31.0 to 43.6 M and 26.4 s; Zuko 8 19.1
+//! to 27.6 M, median 19.7 s, against 25.9 to 53.7 M and 25.3 s. One thread takes 22.0 M
+//! and 22.4 M there. The five long problems of the thread benchmark were level.
 
 use kanju_engine::Hand;
 use std::sync::atomic::{AtomicU16, Ordering};
 
 /// How far above the deepest other thread a thread still turns away from a marked child.
 pub(crate) const SPLIT_WINDOW: u16 = 8;
+
+/// The thread that never turns away: it searches as one thread alone would.
+const LEADER: usize = 0;
 
 /// Counters: 256 KiB, small enough to stay in cache, large enough that paths of a
 /// thousand plies rarely share one.
@@ -99,10 +111,14 @@ impl Busy {
     }
 
     /// Whether thread `thread`, at a defender node `depth` plies from the root, turns
-    /// away from a marked child: only within [`SPLIT_WINDOW`] plies of the deepest other
-    /// thread.
+    /// away from a marked child: never for thread 0, which leads (see the module's
+    /// documentation), and for the others only within [`SPLIT_WINDOW`] plies of the
+    /// deepest other thread.
     #[inline]
     pub fn splits_at(&self, thread: usize, depth: u16) -> bool {
+        if thread == LEADER {
+            return false;
+        }
         let deepest = self
             .depths
             .iter()
@@ -152,7 +168,7 @@ mod tests {
 
     /// Thread 1 at a defender node turns away from a marked child only within
     /// `SPLIT_WINDOW` plies of thread 0, the deepest other thread; its own depth does not
-    /// count.
+    /// count. Thread 2 likewise, near thread 1.
     #[test]
     fn threads_split_only_near_the_deepest_other_thread() {
         let b = Busy::new(3);
@@ -162,10 +178,23 @@ mod tests {
         assert!(!b.splits_at(1, 30 - SPLIT_WINDOW - 1));
         assert!(b.splits_at(1, 30 - SPLIT_WINDOW));
         assert!(b.splits_at(1, 29));
-        assert!(b.splits_at(0, 200 - SPLIT_WINDOW));
-        assert!(!b.splits_at(0, 100));
+        assert!(b.splits_at(2, 200 - SPLIT_WINDOW));
+        assert!(!b.splits_at(2, 100));
         // A thread number beyond those counted is not tracked and never blocks a split.
         b.set_depth(7, 500);
-        assert!(b.splits_at(0, 200 - SPLIT_WINDOW));
+        assert!(b.splits_at(2, 200 - SPLIT_WINDOW));
+    }
+
+    /// Thread 0 leads: it follows its own choices into any child, however near the other
+    /// threads it is.
+    #[test]
+    fn the_leading_thread_never_turns_away() {
+        let b = Busy::new(2);
+        b.set_depth(1, 40);
+        for depth in [1, 32, 40, 41, 300] {
+            assert!(!b.splits_at(0, depth), "{depth}");
+        }
+        b.set_depth(0, 40);
+        assert!(b.splits_at(1, 40));
     }
 }
