@@ -2,7 +2,10 @@
 //!
 //! Every probe of a multi-GiB table is a random access; with 4 KiB pages nearly each one
 //! also misses the TLB. On Linux the block is mapped directly and advised to use
-//! transparent huge pages, and clearing hands the pages back instead of writing zeros.
+//! transparent huge pages, and every page is touched at allocation, so that the kernel's
+//! zeroing happens before the search starts, not during its first probes. Clearing
+//! writes zeros and keeps the pages: handing them back would put that zeroing, and any
+//! wait for the host to back fresh memory, inside the next search.
 
 use std::alloc::Layout;
 
