@@ -11,6 +11,15 @@ use std::alloc::Layout;
 
 const HUGE: usize = 2 << 20;
 
+/// The page size the block is touched by (huge pages are touched many times over).
+const PAGE: usize = 4096;
+
+/// Blocks from this size are touched by several threads.
+const PARALLEL_PREFAULT_BYTES: usize = 64 << 20;
+
+/// The most threads that touch a block.
+const MAX_PREFAULT_THREADS: usize = 8;
+
 /// A zero-initialised block of `len` bytes, 64-byte aligned (2 MiB on Linux).
 pub(crate) struct Block {
     ptr: *mut u8,
@@ -89,13 +98,39 @@ impl Block {
 
     /// Touches every page now, so that the search does not pay for page faults (and
     /// huge-page compaction) on its first probes: allocation happens at `isready`.
+    ///
+    /// The kernel zeroes each page as it is first touched, and on a virtual machine whose
+    /// host takes freed memory back, the host must also find a page for it; several threads
+    /// touching their own parts of the block share that work. A 3 GiB block took 6.5 s on
+    /// one thread and 3.4 s on two on this project's 2-core machine when its memory had
+    /// been handed back, and 0.31 s against 0.19 s when it had not.
     fn prefault(&self) {
-        let mut i = 0;
-        while i < self.len {
-            // SAFETY: inside the block; a volatile write of the zero already there.
-            unsafe { std::ptr::write_volatile(self.ptr.add(i), 0) };
-            i += 4096;
-        }
+        let pages = self.len.div_ceil(PAGE);
+        let threads = if self.len < PARALLEL_PREFAULT_BYTES {
+            1
+        } else {
+            std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(MAX_PREFAULT_THREADS)
+        };
+        let touch = |part: usize| {
+            for page in share(pages, threads, part) {
+                // SAFETY: inside the block; a volatile write of the zero already there.
+                unsafe { std::ptr::write_volatile(self.ptr.add(page * PAGE), 0) };
+            }
+        };
+        std::thread::scope(|s| {
+            for part in 1..threads {
+                let spawned = std::thread::Builder::new()
+                    .name("kanju-prefault".into())
+                    .spawn_scoped(s, move || touch(part));
+                if spawned.is_err() {
+                    // No thread to be had: this one does that part too.
+                    touch(part);
+                }
+            }
+            touch(0);
+        });
     }
 
     /// The start of the block.
@@ -109,6 +144,12 @@ impl Block {
         // SAFETY: the block is `len` bytes long and exclusively ours.
         unsafe { std::ptr::write_bytes(self.ptr, 0, self.len) };
     }
+}
+
+/// Part `part` of `n` items shared out in `parts` runs, the last ones shorter.
+fn share(n: usize, parts: usize, part: usize) -> std::ops::Range<usize> {
+    let each = n.div_ceil(parts);
+    (part * each).min(n)..((part + 1) * each).min(n)
 }
 
 impl Drop for Block {
@@ -128,6 +169,35 @@ impl Drop for Block {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The threads that touch a block's pages share them all, each once.
+    #[test]
+    fn prefault_threads_share_every_page_once() {
+        for n in [0, 1, 7, 8, 9, 1000, 786_432] {
+            for parts in 1..=MAX_PREFAULT_THREADS {
+                let mut next = 0;
+                for part in 0..parts {
+                    let r = share(n, parts, part);
+                    assert_eq!(r.start, next, "{n} pages in {parts}");
+                    next = r.end;
+                }
+                assert_eq!(next, n, "{n} pages in {parts}");
+            }
+        }
+    }
+
+    /// A block touched by several threads is zeroed and usable to its last byte.
+    #[test]
+    fn large_blocks_are_zeroed_throughout() {
+        let b = Block::zeroed(PARALLEL_PREFAULT_BYTES + 12345);
+        for offset in (0..b.len).step_by(PAGE).chain([b.len - 1]) {
+            // SAFETY: within the block.
+            unsafe {
+                assert_eq!(*b.as_ptr().add(offset), 0, "{offset}");
+                *b.as_ptr().add(offset) = 1;
+            }
+        }
+    }
 
     #[test]
     fn blocks_start_and_clear_to_zero() {
