@@ -111,14 +111,19 @@ impl Busy {
     }
 
     /// Whether thread `thread`, at a defender node `depth` plies from the root, turns
-    /// away from a marked child: never for thread 0, which leads (see the module's
-    /// documentation), and for the others only within [`SPLIT_WINDOW`] plies of the
-    /// deepest other thread.
+    /// away from its child `(key, hand)`: never for thread 0, which leads (see the
+    /// module's documentation), and for the others only from a marked child within
+    /// [`SPLIT_WINDOW`] plies of the deepest other thread. The leader reads no mark: the
+    /// others write them, so each read could fetch a line from their core.
     #[inline]
-    pub fn splits_at(&self, thread: usize, depth: u16) -> bool {
-        if thread == LEADER {
-            return false;
-        }
+    pub fn turns_away(&self, thread: usize, depth: u16, key: u64, hand: Hand) -> bool {
+        thread != LEADER && self.is_busy(key, hand) && self.splits_at(thread, depth)
+    }
+
+    /// Whether thread `thread`, not the leader, at a defender node `depth` plies from the
+    /// root is within [`SPLIT_WINDOW`] plies of the deepest other thread.
+    #[inline]
+    fn splits_at(&self, thread: usize, depth: u16) -> bool {
         let deepest = self
             .depths
             .iter()
@@ -186,15 +191,18 @@ mod tests {
     }
 
     /// Thread 0 leads: it follows its own choices into any child, however near the other
-    /// threads it is.
+    /// threads it is, while the others turn away from a marked child near it.
     #[test]
     fn the_leading_thread_never_turns_away() {
         let b = Busy::new(2);
+        let h = Hand::EMPTY;
+        b.enter(42, h);
         b.set_depth(1, 40);
         for depth in [1, 32, 40, 41, 300] {
-            assert!(!b.splits_at(0, depth), "{depth}");
+            assert!(!b.turns_away(0, depth, 42, h), "{depth}");
         }
         b.set_depth(0, 40);
-        assert!(b.splits_at(1, 40));
+        assert!(b.turns_away(1, 40, 42, h));
+        assert!(!b.turns_away(1, 40, 43, h), "an unmarked child");
     }
 }

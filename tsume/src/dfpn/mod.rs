@@ -506,7 +506,7 @@ impl<'a> Searcher<'a> {
             let busy = sh.busy.filter(|_| !or_node);
             if let Some(busy) = busy {
                 let c = &self.scratch.children[start + s.best];
-                if busy.is_busy(c.key, c.hand) && busy.splits_at(self.thread, depth) {
+                if busy.turns_away(self.thread, depth, c.key, c.hand) {
                     let children = &self.scratch.children[start..end];
                     avoid_busy(children, th_dn, &mut s, |c| busy.is_busy(c.key, c.hand));
                 }
