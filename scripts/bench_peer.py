@@ -39,8 +39,8 @@ import json
 import re
 import statistics
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 
 import cshogi
@@ -169,8 +169,11 @@ def run_group(a, problems, rows):
     """Runs Kanju over `problems` in one process, then OSL on each, and adds their rows."""
     kanju_runs = {} if a.osl_only or not problems else run_kanju(a, problems)
     for p in problems:
+        # A problem the Kanju process left no answer for (it died on the way) is an error,
+        # not a problem left out.
+        missing = "-" if a.osl_only else "error"
         kv, kt, kn, knodes, kmoves, kest = kanju_runs.get(
-            p["name"], ("-", 0.0, 0, None, None, None))
+            p["name"], (missing, 0.0, 0, None, None, None))
         ov, ot, on, onodes = run_osl(a, p["sfen"])
         rows.append(dict(name=p["name"], expected=p.get("mate_plies"), kanju=kv,
                          kanju_s=round(kt, 3), kanju_plies=kn, kanju_nodes=knodes,
