@@ -104,11 +104,13 @@ impl Bounded<'_> {
                 if n == 1 {
                     return self.expand_last_check(pos, kids);
                 }
-                if let Some(m) = pos.mate_in_1() {
+                // One generation serves the mate in one and the children: a mate among
+                // the checks of either mode is found whenever one exists.
+                pos.checks(self.check_mode, &mut list);
+                if let Some(m) = pos.mating_check(list.as_slice()) {
                     let mated = and_proof_drop_rule(&pos.play(m), self.attacker, Hand::EMPTY);
                     return Err(Val::proven(1, or_proof(mated, m, captured_kind(pos, m))));
                 }
-                pos.checks(self.check_mode, &mut list);
                 if list.is_empty() {
                     // More of the kinds already held adds no check.
                     return Err(Val::disproven(NEVER, disproof_ceiling(actual)));

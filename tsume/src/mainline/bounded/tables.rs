@@ -108,10 +108,10 @@ impl Bounded<'_> {
     pub fn line_moves(&self, pos: &Position, list: &mut MoveList) -> Option<Move> {
         list.clear();
         if pos.side_to_move() == self.attacker {
-            if let Some(m) = pos.mate_in_1() {
+            pos.checks(self.check_mode, list);
+            if let Some(m) = pos.mating_check(list.as_slice()) {
                 return Some(m);
             }
-            pos.checks(self.check_mode, list);
         } else {
             pos.evasions(GenMode::All, list);
         }
