@@ -16,6 +16,7 @@ mod mainline;
 mod memory;
 mod node;
 mod path;
+mod presence;
 mod proof_hand;
 mod pv;
 mod solve;

@@ -12,6 +12,10 @@
 //! lock lines from the other's core (one thread alone showed no difference). The keys are
 //! atomics so that the unlocked read is sound; entries are only touched under the lock.
 //!
+//! Before the cluster, a probe asks the table's [`Presence`] filter, a few megabytes
+//! that stay near the processor, whether the board was ever stored; most new children
+//! stop there and cost no access to the table at all (see `presence`).
+//!
 //! The table outlives a search: a front end keeps it from one `go` to the next. Every slot
 //! is tagged with the search that last wrote it, so that a later search can tell its own
 //! work from what an earlier one left. Proofs and disproofs hold for any search and are
@@ -24,6 +28,7 @@
 
 use crate::entry::{Entry, SNDA_MOVES};
 use crate::memory::Block;
+use crate::presence::Presence;
 use kanju_engine::{Hand, Move};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -192,6 +197,7 @@ pub(crate) struct Store {
 
 /// The shared table. Its size is fixed at construction.
 pub(crate) struct Table {
+    presence: Presence,
     block: Block,
     len: usize,
     locks: Box<[Mutex<()>]>,
@@ -209,20 +215,28 @@ pub(crate) struct ClusterGuard<'a> {
 }
 
 impl Table {
-    /// A table of about `mb` MiB (at least [`MIN_CLUSTERS`] clusters).
+    /// A table of about `mb` MiB (at least [`MIN_CLUSTERS`] clusters), and its filter
+    /// beside it ([`Table::filter_bytes`]).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
+        let presence = Presence::for_table(bytes);
         let len = (bytes / std::mem::size_of::<Cluster>()).max(MIN_CLUSTERS);
         let block = Block::zeroed(len * std::mem::size_of::<Cluster>());
         let locks: Vec<Mutex<()>> = (0..STRIPES.min(len.next_power_of_two()))
             .map(|_| Mutex::new(()))
             .collect();
         Table {
+            presence,
             block,
             len,
             locks: locks.into_boxed_slice(),
             generation: AtomicU8::new(1),
         }
+    }
+
+    /// The memory the filter of a table of `mb` MiB takes beside it.
+    pub fn filter_bytes(mb: usize) -> usize {
+        Presence::bytes_for_table(mb.max(1) << 20)
     }
 
     /// Starts a new search: what the table holds from now on is an earlier search's.
@@ -295,9 +309,27 @@ impl Table {
         self.lock_index(self.index(key))
     }
 
-    /// Hints the CPU to fetch `key`'s cluster keys ahead of a probe.
+    /// Hints the CPU to fetch what [`Self::prefetch`] reads to decide whether to fetch
+    /// `key`'s cluster: call it for a node's children, then `prefetch` for each.
+    #[inline(always)]
+    pub fn prefetch_presence(&self, key: u64) {
+        self.presence.prefetch(key);
+    }
+
+    /// Hints the CPU to fetch `key`'s cluster keys ahead of a probe, if the table may hold
+    /// the board at all.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
+        if self.presence.may_hold(key) {
+            self.prefetch_cluster(key);
+        }
+    }
+
+    /// Hints the CPU to fetch `key`'s cluster keys, whatever the filter says, and its
+    /// bits in the filter: for a new position about to be searched and stored.
+    #[inline(always)]
+    pub fn prefetch_cluster(&self, key: u64) {
+        self.presence.prefetch_note(key);
         #[cfg(target_arch = "x86_64")]
         {
             // SAFETY: a prefetch of an address inside the block; it never faults.
@@ -312,6 +344,7 @@ impl Table {
 
     /// Empties every slot.
     pub fn clear(&mut self) {
+        self.presence.clear();
         self.block.clear();
     }
 
@@ -319,6 +352,9 @@ impl Table {
     /// are the estimates for an unknown position; dominating entries can only raise them.
     pub fn probe(&self, key: u64, hand: Hand, init_pn: u32, init_dn: u32) -> Probe {
         let mut r = Probe::unknown(init_pn, init_dn);
+        if !self.presence.may_hold(key) {
+            return r;
+        }
         let ci = self.index(key);
         if !self.may_hold(ci, key) {
             return r;
@@ -376,6 +412,9 @@ impl Table {
     /// The parent pointer of exactly this unknown position, for the SNDA walk. `None` if the
     /// position is absent, terminal, or has no parent.
     pub fn parent_of(&self, key: u64, hand: Hand) -> Option<(u64, Hand, u16)> {
+        if !self.presence.may_hold(key) {
+            return None;
+        }
         let ci = self.index(key);
         if !self.may_hold(ci, key) {
             return None;
@@ -396,6 +435,11 @@ impl Table {
     /// Records a result. Terminal results free the entries of the same board they subsume.
     pub fn store(&self, key: u64, s: &Store) {
         let mut c = self.cluster(key);
+        if !(0..CLUSTER).any(|i| holds(c.key(i), key)) {
+            // A board the cluster holds under some hand is in the filter already. Before
+            // the slot is written: a probe that finds it must pass the filter.
+            self.presence.note(key);
+        }
         let generation = self.generation();
         let proven = s.pn == 0;
         let disproven = s.dn == 0;

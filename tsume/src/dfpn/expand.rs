@@ -50,12 +50,13 @@ impl Searcher<'_> {
         let start = self.scratch.children.len();
         let mut any_drop = false;
         let mut any_promotion = false;
-        // Pass 1: keys, repetitions and estimates; prefetch every cluster so that the
-        // probes of pass 2 overlap their cache misses.
+        // Pass 1: keys, repetitions and estimates; prefetch every child's bit of the
+        // table's filter and, once all are on their way, the cluster of every child the
+        // table may hold, so that the probes of pass 2 overlap their cache misses.
         for &m in moves.as_slice() {
             let ckey = sh.key_after(pos, m);
             let chand = pos.hand_after(attacker, m);
-            sh.table.prefetch(ckey);
+            sh.table.prefetch_presence(ckey);
             self.scratch.leaves.prefetch(ckey, chand);
             let mut c = Child::new(ckey, m, chand);
             if let Some(d) = self.scratch.path.repetition(ckey, chand) {
@@ -67,6 +68,9 @@ impl Searcher<'_> {
             any_drop |= m.is_drop();
             any_promotion |= m.is_promotion();
             self.scratch.children.push(c);
+        }
+        for c in &self.scratch.children[start..] {
+            sh.table.prefetch(c.key);
         }
         let delayed = !or_node && (any_drop || any_promotion);
         if delayed {

@@ -531,6 +531,10 @@ impl<'a> Searcher<'a> {
                 }
             }
             let (cth_pn, cth_dn) = self.child_thresholds(or_node, &s, &c, th_pn, th_dn);
+            if c.flags & NEW != 0 {
+                // The filter spared its probe the table; its store comes soon.
+                sh.table.prefetch_cluster(c.key);
+            }
             self.enter(depth, c.mv);
             let mut cpos = pos.clone();
             cpos.do_move(c.mv);

@@ -35,6 +35,7 @@ macro_rules! dbg_line {
         log::debug!($($t)*)
     };
 }
+use crate::table::Table;
 use crate::threads;
 use bounded::{Bounded, NearMates};
 use kanju_engine::{Color, GenMode, Move, Position};
@@ -65,9 +66,11 @@ pub(crate) fn table_mb(hash_mb: usize) -> usize {
 
 /// The main-line search's part of a budget of `hash_mb` MiB, in bytes: a quarter for its
 /// two maps, whose arrays take a power of two each, and a thirty-second beyond it for
-/// what they keep outside those arrays (`Bounded::new`).
+/// what they keep outside those arrays (`Bounded::new`), less the df-pn table's filter
+/// (about a hundredth of the table).
 fn mainline_bytes(hash_mb: usize) -> usize {
-    (hash_mb / 4 + hash_mb / 32).max(1).saturating_mul(1 << 20)
+    let share = (hash_mb / 4 + hash_mb / 32).max(1).saturating_mul(1 << 20);
+    share.saturating_sub(Table::filter_bytes(table_mb(hash_mb)))
 }
 
 /// Nodes for the test of a walked line's length as the bound (see `refine_here`).
