@@ -64,16 +64,9 @@ impl LeafCache {
     /// cost about as much as the estimate it saves.
     #[inline(always)]
     pub fn prefetch(&self, key: u64, hand: Hand) {
-        #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            let p = &self.slots[self.slot(Self::tag(key, hand))] as *const (u64, u32);
-            // SAFETY: a prefetch of an address inside the slots; it never faults.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
-            };
+            crate::memory::prefetch(&self.slots[self.slot(Self::tag(key, hand))]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (key, hand);
     }
 
     /// What the cache holds for the leaf, if anything.

@@ -111,19 +111,7 @@ impl Level {
 
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let (w, _) = self.word(key);
-            // SAFETY: a prefetch of an address inside the level; it never faults.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    w as *const AtomicU64 as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                )
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(self.word(key).0);
     }
 
     fn clear(&mut self) {

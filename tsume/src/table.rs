@@ -330,16 +330,7 @@ impl Table {
     #[inline(always)]
     pub fn prefetch_cluster(&self, key: u64) {
         self.presence.prefetch_note(key);
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: a prefetch of an address inside the block; it never faults.
-            unsafe {
-                let p = (self.block.as_ptr() as *const Cluster).add(self.index(key)) as *const i8;
-                std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(self.cluster_ptr(self.index(key)));
     }
 
     /// Empties every slot.

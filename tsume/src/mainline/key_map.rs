@@ -105,14 +105,7 @@ impl<V: Default> Shard<V> {
 
     #[inline(always)]
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = &self.slots[self.home(Self::stored_key(key))] as *const Slot<V> as *const i8;
-            // SAFETY: a prefetch of an address inside the array; it never faults.
-            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memory::prefetch(&self.slots[self.home(Self::stored_key(key))]);
     }
 
     fn get(&self, key: u64) -> Option<&V> {
