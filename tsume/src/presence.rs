@@ -93,9 +93,13 @@ impl Level {
 
     /// Sets the bit of board `key`. How many bits are set is judged from the boards whose
     /// key falls in a sixteenth, so that threads storing at once seldom write the same
-    /// counter.
+    /// counter. A retired level is not read again until it is cleared, so it is not
+    /// written either.
     #[inline(always)]
     fn note(&self, key: u64) {
+        if !self.answers() {
+            return;
+        }
         let (w, m) = self.word(key);
         if w.load(Ordering::Relaxed) & m != 0 {
             return;
