@@ -12,9 +12,10 @@
 //! lock lines from the other's core (one thread alone showed no difference). The keys are
 //! atomics so that the unlocked read is sound; entries are only touched under the lock.
 //!
-//! Before the cluster, a probe asks the table's [`Presence`] filter, a few megabytes
-//! that stay near the processor, whether the board was ever stored; most new children
-//! stop there and cost no access to the table at all (see `presence`).
+//! Before the cluster, a probe asks the table's [`Presence`] filter, a bit per board in
+//! an array at most a sixty-fourth of the table's size, whether the board was ever
+//! stored; most new children stop there and cost no access to the table at all (see
+//! `presence`).
 //!
 //! The table outlives a search: a front end keeps it from one `go` to the next. Every slot
 //! is tagged with the search that last wrote it, so that a later search can tell its own
