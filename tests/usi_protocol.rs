@@ -169,6 +169,32 @@ fn isready_is_answered_at_end_of_input() {
         .success());
 }
 
+/// A script that sends `go mate` right after `isready`, without waiting for `readyok`,
+/// still reads the answers in the order it asked: while a large table is set up, the
+/// `go`'s short time runs out and the watchdog answers for it, and that answer waits for
+/// the `readyok` (it used to come first). 2 GiB takes long enough to set up on the
+/// machines this was seen on; on a faster one the test passes however the order is kept.
+#[test]
+fn go_sent_before_readyok_is_answered_after_it() {
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", QUICK);
+    e.send("setoption name USI_Hash value 2048");
+    e.send("isready");
+    e.send(&format!("position sfen {}", common::problems::MATE1));
+    e.send("go mate 1");
+    let lines = e.until_checkmate();
+    let ready = lines.iter().position(|l| l == "readyok");
+    assert!(ready.is_some(), "no readyok before the answer: {lines:?}");
+    let answer = lines.last().unwrap();
+    assert!(
+        answer == "checkmate timeout" || answer == "checkmate G*5b",
+        "{lines:?}"
+    );
+    // And the engine serves on with the table it set up.
+    assert_eq!(e.mate(common::problems::MATE1, 30_000), ["G*5b"]);
+}
+
 #[test]
 fn write_debug_log_can_be_switched_on_and_off() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("debuglog");

@@ -109,10 +109,13 @@ impl Frontend {
         self.out.line(&format!("info string error: {msg}"));
     }
 
-    fn send(&self, r: Request) {
-        if self.searcher.send(r).is_err() {
+    /// Passes a request to the searcher; false (and an error line) if it is gone.
+    fn send(&self, r: Request) -> bool {
+        let sent = self.searcher.send(r).is_ok();
+        if !sent {
             self.error("the searcher thread is gone");
         }
+        sent
     }
 
     /// The search still occupying the searcher, if any.
@@ -160,15 +163,21 @@ impl Frontend {
             Command::IsReady => {
                 if self.busy().is_some() {
                     // The table exists and is in use; allocation waits for the next search.
-                    self.out.line("readyok");
+                    // A `readyok` still owed for the search's table goes out first.
+                    self.out.answer_after(self.out.ready_owed(), &["readyok"]);
                 } else {
-                    self.send(Request::Ready(self.options.solver_config()));
+                    self.out.owe_ready();
+                    if !self.send(Request::Ready(self.options.solver_config())) {
+                        self.out.pay_ready(false);
+                    }
                 }
             }
             Command::SetOption { name, value } => match self.options.set(&name, value.as_deref()) {
                 Err(e) => self.error(&e),
                 Ok(Effect::None) => {}
-                Ok(Effect::ClearHash) => self.send(Request::Clear),
+                Ok(Effect::ClearHash) => {
+                    self.send(Request::Clear);
+                }
                 Ok(Effect::DebugLog(on)) => self.debug_log(on),
             },
             Command::UsiNewGame | Command::GameOver | Command::Empty => {}

@@ -4,6 +4,11 @@
 //! goes through one `Output`, which writes and flushes whole groups of lines under a
 //! lock. That is what keeps `info` lines from being cut in half by a `checkmate`
 //! written from another thread.
+//!
+//! It also keeps the answers in the order of the commands. An `isready` is answered by
+//! the searcher thread once the table is set up, which can take seconds; a `go` sent
+//! before its `readyok` (GUIs wait, scripts may not) can be answered meanwhile by the
+//! watchdog or a `stop`. Such an answer is held until that `readyok` is out.
 
 use std::fs::File;
 use std::io::Write;
@@ -13,6 +18,29 @@ struct Sink {
     out: Box<dyn Write + Send>,
     /// The USI conversation log of `WriteDebugLog`, both directions.
     debug_log: Option<File>,
+    /// `readyok` answers owed since the start, and those paid (printed, or given up).
+    ready_owed: u64,
+    ready_paid: u64,
+    /// Answers waiting for a `readyok`: each with the count of paid ones it must follow.
+    held: Vec<(u64, Vec<String>)>,
+}
+
+impl Sink {
+    fn write(&mut self, lines: &[impl AsRef<str>]) {
+        let mut text = String::new();
+        for l in lines {
+            text.push_str(l.as_ref());
+            text.push('\n');
+        }
+        // A closed stdout means the GUI is gone; there is nobody left to tell.
+        let _ = self.out.write_all(text.as_bytes());
+        let _ = self.out.flush();
+        if let Some(f) = self.debug_log.as_mut() {
+            for l in lines {
+                let _ = writeln!(f, "< {}", l.as_ref());
+            }
+        }
+    }
 }
 
 /// A shared, line-atomic writer for the USI stream.
@@ -33,6 +61,9 @@ impl Output {
             sink: Arc::new(Mutex::new(Sink {
                 out,
                 debug_log: None,
+                ready_owed: 0,
+                ready_paid: 0,
+                held: Vec::new(),
             })),
         }
     }
@@ -49,19 +80,49 @@ impl Output {
 
     /// Writes several lines back to back, with nothing from other threads between them.
     pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
+        self.lock().write(lines);
+    }
+
+    /// An `isready` was passed on to the searcher: one more `readyok` is owed. Returns how
+    /// many have been owed in all, which a later answer gives [`Output::answer_after`].
+    pub fn owe_ready(&self) -> u64 {
         let mut sink = self.lock();
-        let mut text = String::new();
-        for l in lines {
-            text.push_str(l.as_ref());
-            text.push('\n');
+        sink.ready_owed += 1;
+        sink.ready_owed
+    }
+
+    /// How many `readyok` answers have been owed in all: what a command arriving now
+    /// must follow.
+    pub fn ready_owed(&self) -> u64 {
+        self.lock().ready_owed
+    }
+
+    /// Pays the oldest `readyok` owed, printing it if `print`, then any answers that were
+    /// waiting for it.
+    pub fn pay_ready(&self, print: bool) {
+        let mut sink = self.lock();
+        if print {
+            sink.write(&["readyok"]);
         }
-        // A closed stdout means the GUI is gone; there is nobody left to tell.
-        let _ = sink.out.write_all(text.as_bytes());
-        let _ = sink.out.flush();
-        if let Some(f) = sink.debug_log.as_mut() {
-            for l in lines {
-                let _ = writeln!(f, "< {}", l.as_ref());
-            }
+        sink.ready_paid += 1;
+        let paid = sink.ready_paid;
+        let held = std::mem::take(&mut sink.held);
+        let (now, later): (Vec<_>, Vec<_>) = held.into_iter().partition(|(n, _)| *n <= paid);
+        sink.held = later;
+        for (_, lines) in now {
+            sink.write(&lines);
+        }
+    }
+
+    /// Writes the answer to a command that arrived when `after` `readyok` answers had been
+    /// owed: now if they have all been paid, else right after the last of them.
+    pub fn answer_after<S: AsRef<str>>(&self, after: u64, lines: &[S]) {
+        let mut sink = self.lock();
+        if sink.ready_paid >= after {
+            sink.write(lines);
+        } else {
+            let lines = lines.iter().map(|l| l.as_ref().to_string()).collect();
+            sink.held.push((after, lines));
         }
     }
 
@@ -131,5 +192,26 @@ mod tests {
             let a: Vec<&str> = pair[0].split(' ').collect();
             assert_eq!(pair[1], format!("end {} {}", a[2], a[4]));
         }
+    }
+
+    /// `isready`, `go`, `isready`: an answer to the `go` given before the first `readyok`
+    /// waits for it and no longer; one given after it goes out at once.
+    #[test]
+    fn answers_follow_the_readyok_owed_before_them() {
+        let buf = Captured::default();
+        let out = Output::new(Box::new(buf.clone()));
+        out.answer_after(out.ready_owed(), &["checkmate nomate"]);
+        let first = out.owe_ready();
+        out.owe_ready();
+        out.answer_after(first, &["checkmate timeout"]);
+        assert_eq!(buf.text(), "checkmate nomate\n");
+        out.pay_ready(true);
+        assert_eq!(buf.text(), "checkmate nomate\nreadyok\ncheckmate timeout\n");
+        out.answer_after(first, &["late"]);
+        out.pay_ready(false);
+        assert_eq!(
+            buf.text(),
+            "checkmate nomate\nreadyok\ncheckmate timeout\nlate\n"
+        );
     }
 }

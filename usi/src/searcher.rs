@@ -169,7 +169,7 @@ fn run(rx: Receiver<Request>, out: Output) {
                         "info string error: could not allocate the table: {e}"
                     ));
                 }
-                out.line("readyok");
+                out.pay_ready(true);
             }
             Request::Clear => {
                 if let Some(s) = st.solver.as_mut() {

@@ -46,11 +46,14 @@ pub struct Session {
     done_tx: Mutex<Option<Sender<()>>>,
     done_rx: Receiver<()>,
     out: Output,
+    /// The `readyok` answers owed when `go` arrived: the answer follows them.
+    after_ready: u64,
 }
 
 impl Session {
-    /// A new, running session.
+    /// A new, running session, answered after every `readyok` owed by now.
     pub fn new(game: bool, hold: bool, defends: bool, out: Output) -> Arc<Session> {
+        let after_ready = out.ready_owed();
         let (tx, rx) = bounded(0);
         Arc::new(Session {
             stop: AtomicBool::new(false),
@@ -65,6 +68,7 @@ impl Session {
             done_tx: Mutex::new(Some(tx)),
             done_rx: rx,
             out,
+            after_ready,
         })
     }
 
@@ -114,7 +118,7 @@ impl Session {
                 {
                     *st = State::Held(lines);
                 } else {
-                    self.out.lines(&lines);
+                    self.out.answer_after(self.after_ready, &lines);
                     *st = State::Answered;
                 }
             }
@@ -129,12 +133,11 @@ impl Session {
     pub fn force_answer(&self) {
         let mut st = self.state();
         match std::mem::replace(&mut *st, State::Answered) {
-            State::Running { best, .. } => self.out.lines(&report::forced_answer(
-                best.as_deref(),
-                self.game,
-                self.defends,
-            )),
-            State::Held(lines) => self.out.lines(&lines),
+            State::Running { best, .. } => self.out.answer_after(
+                self.after_ready,
+                &report::forced_answer(best.as_deref(), self.game, self.defends),
+            ),
+            State::Held(lines) => self.out.answer_after(self.after_ready, &lines),
             State::Answered => {}
         }
     }
