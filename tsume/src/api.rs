@@ -295,6 +295,7 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Solution {
+        self.table.refresh_filter();
         crate::solve::solve(&self.config, &self.table, pos, limits, stop, progress)
     }
 }

@@ -18,7 +18,12 @@
 //! the table (up to [`LARGE_BITS`]), answers for the longer searches. Reading both for
 //! every probe made short searches slower: the second level's extra miss cost what the
 //! first saved. A last level more than half full passes nearly every board, so it stops
-//! answering too, until the table is cleared.
+//! answering too, until the table is cleared or the filter is rebuilt.
+//!
+//! A front end keeps its table from one `go` to the next, and bits of boards long evicted
+//! stay set, so over a session of many problems the last level fills and retires too. The
+//! filter is then rebuilt from the boards the table holds now, before the next search
+//! (`Table::refresh_filter`).
 
 use crate::memory::Block;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -64,7 +69,6 @@ impl Level {
         }
     }
 
-    #[cfg(test)]
     fn bits(&self) -> usize {
         (self.mask + 1) * 64
     }
@@ -107,8 +111,8 @@ impl Level {
         let before = w.fetch_or(m, Ordering::Relaxed);
         if before & m == 0 && (key >> 40).is_multiple_of(SAMPLE) {
             let set = (self.sampled.fetch_add(1, Ordering::Relaxed) + 1) * SAMPLE;
-            if set > self.retire_at {
-                self.saturated.store(true, Ordering::Relaxed);
+            if set > self.retire_at && !self.saturated.swap(true, Ordering::Relaxed) {
+                log::debug!("presence filter: a level of {} bits retired", self.bits());
             }
         }
     }
@@ -208,6 +212,11 @@ impl Presence {
         }
     }
 
+    /// True once no level answers: every board passes, and the filter spares no probe.
+    pub fn is_blind(&self) -> bool {
+        self.answering().is_none()
+    }
+
     /// Forgets every board, for an emptied table.
     pub fn clear(&mut self) {
         self.small.clear();
@@ -305,6 +314,17 @@ mod tests {
         assert!((0..1000).all(|j| p.may_hold(key(bits * 8 + j))));
         p.clear();
         assert!(!p.may_hold(key(0)));
+    }
+
+    /// The filter reads only key bits that the table's slots keep, so that it can be
+    /// rebuilt from them: the word and bit, and the sample's bits.
+    #[test]
+    fn the_filter_reads_only_bits_the_table_keeps() {
+        let word_bits = LARGE_BITS.trailing_zeros() as u64;
+        assert!(word_bits <= 40, "{word_bits}");
+        assert!(
+            40 + SAMPLE.trailing_zeros() as u64 <= crate::table::BOARD_BITS.count_ones() as u64
+        );
     }
 
     #[test]

@@ -519,6 +519,36 @@ impl Table {
         }
     }
 
+    /// Before a search: if the filter has filled up and no longer answers (a front end
+    /// keeps its table over many problems, and evicted boards leave their bits set), builds
+    /// it again from the boards the table holds. Returns the number of boards noted, if it
+    /// was rebuilt.
+    pub fn refresh_filter(&mut self) -> Option<usize> {
+        if !self.presence.is_blind() {
+            return None;
+        }
+        let started = std::time::Instant::now();
+        self.presence.clear();
+        let mut boards = 0;
+        for ci in 0..self.len {
+            let c = self.lock_index(ci);
+            for i in 0..CLUSTER {
+                let k = c.key(i);
+                // A board's slots are all in one cluster: note it once. The filter reads
+                // only bits the slot keeps (see `presence`).
+                if k != 0 && !(0..i).any(|j| holds(c.key(j), k)) {
+                    self.presence.note(k);
+                    boards += 1;
+                }
+            }
+        }
+        log::info!(
+            "presence filter rebuilt from the table: {boards} boards, {:.3} s",
+            started.elapsed().as_secs_f64()
+        );
+        Some(boards)
+    }
+
     /// Table fill, per mille, estimated from the first clusters.
     pub fn hashfull(&self) -> u32 {
         let n = self.len.min(1000);
@@ -583,6 +613,32 @@ mod tests {
             parent_move: Move::NONE,
             snda: [0; SNDA_MOVES],
         }
+    }
+
+    /// A filter that filled up and stopped answering is built again from the boards the
+    /// table holds: each of them passes, and most boards the table never held do not.
+    #[test]
+    fn a_blind_filter_is_rebuilt_from_the_table() {
+        let mut t = Table::new(1);
+        let key = |i: u64| (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        assert_eq!(t.refresh_filter(), None, "a fresh filter answers");
+        let mut i = 0;
+        while !t.presence.is_blind() {
+            t.store(key(i), &store(5, 5, hand(0, 0)));
+            i += 1;
+        }
+        let stored: Vec<u64> = (0..i)
+            .map(key)
+            .filter(|&k| t.probe(k, hand(0, 0), 1, 1).found)
+            .collect();
+        let boards = t.refresh_filter().expect("rebuilt");
+        assert!(!t.presence.is_blind());
+        assert_eq!(boards, stored.len());
+        assert!(stored.iter().all(|&k| t.probe(k, hand(0, 0), 1, 1).found));
+        let never = (i + 1..i + 10_001)
+            .filter(|&j| t.presence.may_hold(key(j)))
+            .count();
+        assert!(never < 5_000, "{never} of 10 000 absent boards passed");
     }
 
     #[test]
