@@ -14,8 +14,19 @@
 
 use kanju_engine::Hand;
 
-/// Slots in a thread's cache (16 bytes each).
-const SLOTS: usize = 1 << 16;
+/// Slots in a thread's cache: 1 MiB of them.
+const SLOTS: usize = 1 << SLOT_BITS;
+const SLOT_BITS: u32 = 17;
+
+/// A slot is one word: the leaf's tag above these bits, its value in them. Half the size
+/// of a tag and a value side by side, so twice the leaves in the same megabyte: on Zuko 8
+/// (one thread, 22.4 M nodes either way) 1 % fewer checks estimated and 1.5 % less time,
+/// 29.0 and 29.2 s against 29.6 and 29.6 s. The tag bits a slot drops, and those its
+/// index already fixes, leave 31 bits to tell leaves apart; a false match costs a wrong
+/// estimate or a mate in one not tried at expansion, which the search then finds as a
+/// child proven by its reply count, never a wrong result.
+const VALUE_BITS: u32 = 16;
+const VALUE_MASK: u64 = (1 << VALUE_BITS) - 1;
 
 /// What a slot says about its leaf.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,17 +40,18 @@ pub(crate) enum Leaf {
 
 /// A direct-mapped cache from a leaf's (board key, attacker's hand) to its estimate.
 pub(crate) struct LeafCache {
-    slots: Vec<(u64, u32)>,
+    slots: Vec<u64>,
 }
 
-/// The value stored for [`Leaf::NoMate1`]; evasion estimates are at least 1.
+/// The value stored for [`Leaf::NoMate1`]; evasion estimates are at least 1 (and at most
+/// the value field's largest, which no estimate reaches).
 const NO_MATE1: u32 = 0;
 
 impl LeafCache {
     /// An empty cache.
     pub fn new() -> LeafCache {
         LeafCache {
-            slots: vec![(0, 0); SLOTS],
+            slots: vec![0; SLOTS],
         }
     }
 
@@ -76,8 +88,9 @@ impl LeafCache {
             return None;
         }
         let tag = Self::tag(key, hand);
-        let (t, v) = self.slots[self.slot(tag)];
-        (t == tag && tag != 0).then_some(if v == NO_MATE1 {
+        let s = self.slots[self.slot(tag)];
+        let v = (s & VALUE_MASK) as u32;
+        ((s ^ tag) & !VALUE_MASK == 0 && tag & !VALUE_MASK != 0).then_some(if v == NO_MATE1 {
             Leaf::NoMate1
         } else {
             Leaf::Evasions(v)
@@ -92,11 +105,11 @@ impl LeafCache {
         }
         let tag = Self::tag(key, hand);
         let v = match leaf {
-            Leaf::Evasions(pn) => pn.max(1),
+            Leaf::Evasions(pn) => pn.clamp(1, VALUE_MASK as u32),
             Leaf::NoMate1 => NO_MATE1,
         };
         let i = self.slot(tag);
-        self.slots[i] = (tag, v);
+        self.slots[i] = tag & !VALUE_MASK | v as u64;
     }
 }
 
@@ -129,6 +142,21 @@ mod tests {
         c.put(b, Hand::EMPTY, Leaf::Evasions(4));
         assert_eq!(c.get(a, Hand::EMPTY), None);
         assert_eq!(c.get(b, Hand::EMPTY), Some(Leaf::Evasions(4)));
+    }
+
+    /// The value shares the slot's word with the tag: a large estimate neither spills into
+    /// the tag nor wraps to "no mate in one".
+    #[test]
+    fn values_stay_in_their_bits() {
+        let mut c = LeafCache::new();
+        let k = 0x1234_5678_9abc_def0;
+        c.put(k, Hand::EMPTY, Leaf::Evasions(1 << 20));
+        assert_eq!(
+            c.get(k, Hand::EMPTY),
+            Some(Leaf::Evasions(VALUE_MASK as u32))
+        );
+        c.put(k, Hand::EMPTY, Leaf::Evasions(1));
+        assert_eq!(c.get(k, Hand::EMPTY), Some(Leaf::Evasions(1)));
     }
 
     #[test]
