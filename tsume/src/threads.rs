@@ -49,6 +49,9 @@ pub(crate) fn run(
                     let mut s = Searcher::new(sh, t);
                     let r = s.search_root(root);
                     s.poll();
+                    // How the threads shared the work: with two, whether the helper's
+                    // entries shortened the leader's search or lengthened it.
+                    log::debug!("search thread {t}: {} nodes", s.nodes);
                     if r.pn == 0 || r.dn == 0 {
                         sh.done.store(true, Ordering::Relaxed);
                         Some(r)
