@@ -41,8 +41,10 @@ const TABLE_SHARE: usize = 64;
 /// retires at half its bits.
 const RETIRE_EARLY: u64 = 8;
 const RETIRE_LAST: u64 = 2;
-/// Set bits are counted for one board key in this many (see [`Level::note`]).
+/// Set bits are counted for one board key in this many (see [`Level::note`]), chosen by
+/// the key's bits from this one up: above those that pick a word and a bit.
 const SAMPLE: u64 = 16;
+const SAMPLE_SHIFT: u32 = 40;
 
 /// One array of bits.
 struct Level {
@@ -109,7 +111,7 @@ impl Level {
             return;
         }
         let before = w.fetch_or(m, Ordering::Relaxed);
-        if before & m == 0 && (key >> 40).is_multiple_of(SAMPLE) {
+        if before & m == 0 && (key >> SAMPLE_SHIFT).is_multiple_of(SAMPLE) {
             let set = (self.sampled.fetch_add(1, Ordering::Relaxed) + 1) * SAMPLE;
             if set > self.retire_at && !self.saturated.swap(true, Ordering::Relaxed) {
                 log::debug!("presence filter: a level of {} bits retired", self.bits());
@@ -320,11 +322,9 @@ mod tests {
     /// rebuilt from them: the word and bit, and the sample's bits.
     #[test]
     fn the_filter_reads_only_bits_the_table_keeps() {
-        let word_bits = LARGE_BITS.trailing_zeros() as u64;
-        assert!(word_bits <= 40, "{word_bits}");
-        assert!(
-            40 + SAMPLE.trailing_zeros() as u64 <= crate::table::BOARD_BITS.count_ones() as u64
-        );
+        let word_bits = LARGE_BITS.trailing_zeros();
+        assert!(word_bits <= SAMPLE_SHIFT, "{word_bits}");
+        assert!(SAMPLE_SHIFT + SAMPLE.trailing_zeros() <= crate::table::BOARD_BITS.count_ones());
     }
 
     #[test]
