@@ -184,8 +184,10 @@ fn go_sent_before_readyok_is_answered_after_it() {
     e.send(&format!("position sfen {}", common::problems::MATE1));
     e.send("go mate 1");
     let lines = e.until_checkmate();
-    let ready = lines.iter().position(|l| l == "readyok");
-    assert!(ready.is_some(), "no readyok before the answer: {lines:?}");
+    assert!(
+        lines.iter().any(|l| l == "readyok"),
+        "no readyok before the answer: {lines:?}"
+    );
     let answer = lines.last().unwrap();
     assert!(
         answer == "checkmate timeout" || answer == "checkmate G*5b",
