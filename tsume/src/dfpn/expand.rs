@@ -50,6 +50,9 @@ impl Searcher<'_> {
         let start = self.scratch.children.len();
         let mut any_drop = false;
         let mut any_promotion = false;
+        // The leaf cache answers a new check's estimate, and a new evasion's mate in one
+        // where that is tested at expansion; elsewhere its line would be fetched for nothing.
+        let leaf_lookups = or_node || sh.mate1_at_expansion;
         // Pass 1: keys, repetitions and estimates; prefetch every child's bit of the
         // table's filter and, once all are on their way, the cluster of every child the
         // table may hold, so that the probes of pass 2 overlap their cache misses.
@@ -57,7 +60,9 @@ impl Searcher<'_> {
             let ckey = sh.key_after(pos, m);
             let chand = pos.hand_after(attacker, m);
             sh.table.prefetch_presence(ckey);
-            self.scratch.leaves.prefetch(ckey, chand);
+            if leaf_lookups {
+                self.scratch.leaves.prefetch(ckey, chand);
+            }
             let mut c = Child::new(ckey, m, chand);
             if let Some(d) = self.scratch.path.repetition(ckey, chand) {
                 // Repetition, exact or dominated: lost for the attacker, on this path.
