@@ -53,9 +53,10 @@ impl Searcher<'_> {
         // The leaf cache answers a new check's estimate, and a new evasion's mate in one
         // where that is tested at expansion; elsewhere its line would be fetched for nothing.
         let leaf_lookups = or_node || sh.mate1_at_expansion;
-        // Pass 1: keys, repetitions and estimates; prefetch every child's bit of the
-        // table's filter and, once all are on their way, the cluster of every child the
-        // table may hold, so that the probes of pass 2 overlap their cache misses.
+        // Pass 1: keys; prefetch every child's bit of the table's filter. Then, once all
+        // are on their way, each child's repetition test and the cluster of every child
+        // the table may hold, so that the path set's reads wait alongside the filter's
+        // and the probes of pass 2 overlap their cache misses.
         for &m in moves.as_slice() {
             let ckey = sh.key_after(pos, m);
             let chand = pos.hand_after(attacker, m);
@@ -63,18 +64,18 @@ impl Searcher<'_> {
             if leaf_lookups {
                 self.scratch.leaves.prefetch(ckey, chand);
             }
-            let mut c = Child::new(ckey, m, chand);
-            if let Some(d) = self.scratch.path.repetition(ckey, chand) {
+            any_drop |= m.is_drop();
+            any_promotion |= m.is_promotion();
+            self.scratch.children.push(Child::new(ckey, m, chand));
+        }
+        let path = &self.scratch.path;
+        for c in &mut self.scratch.children[start..] {
+            if let Some(d) = path.repetition(c.key, c.hand) {
                 // Repetition, exact or dominated: lost for the attacker, on this path.
                 c.pn = INF;
                 c.dn = 0;
                 c.rep_dep = d;
             }
-            any_drop |= m.is_drop();
-            any_promotion |= m.is_promotion();
-            self.scratch.children.push(c);
-        }
-        for c in &self.scratch.children[start..] {
             sh.table.prefetch(c.key);
         }
         let delayed = !or_node && (any_drop || any_promotion);
