@@ -136,6 +136,18 @@ fn isready_can_be_repeated_and_quit_ends_the_process() {
     assert!(status.success());
 }
 
+/// `isready` and `quit` sent together: the `readyok` the table already allows goes out
+/// before the process ends (it used to be lost when `quit` overtook the searcher's answer).
+#[test]
+fn isready_right_before_quit_is_answered() {
+    let mut e = Engine::ready();
+    e.send("isready\nquit");
+    let lines = e.until("readyok", QUICK);
+    assert_eq!(lines, ["readyok"]);
+    let status = e.wait_exit(QUICK).expect("kanju did not exit after quit");
+    assert!(status.success());
+}
+
 #[test]
 fn end_of_input_ends_the_process() {
     let mut e = Engine::ready();

@@ -20,6 +20,11 @@ use std::time::Duration;
 /// Well inside the 100 ms promised to GUIs.
 const STOP_GRACE: Duration = Duration::from_millis(40);
 
+/// How long `quit` waits for answers still owed, such as the `readyok` of an `isready`
+/// sent just before it. The process must be gone within the 100 ms promised to GUIs, and a
+/// `readyok` whose table is still being allocated is not worth more.
+const QUIT_GRACE: Duration = Duration::from_millis(40);
+
 /// What the front end needs to know about the program around it.
 #[derive(Clone, Debug)]
 pub struct Identity {
@@ -203,6 +208,9 @@ impl Frontend {
                 if let Some(s) = &self.current {
                     s.stop.store(true, std::sync::atomic::Ordering::SeqCst);
                 }
+                // An `isready` sent just before is still owed its `readyok`: it goes out
+                // if the searcher gets to it in time.
+                self.flush_within(QUIT_GRACE);
                 return Flow::Quit;
             }
             Command::InvalidPosition(e) => self.reject_position(&e),
@@ -295,6 +303,15 @@ impl Frontend {
             session.watch(t);
         }
         self.current = Some(session);
+    }
+
+    /// Waits at most `grace` for the searcher to get through every request sent so far.
+    fn flush_within(&self, grace: Duration) {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        if self.searcher.send(Request::Flush(tx)).is_ok() {
+            // A timeout or a vanished searcher: either way there is nothing more to wait for.
+            let _ = rx.recv_timeout(grace);
+        }
     }
 
     /// End of input: let a running search finish and print its answer, and answer an
