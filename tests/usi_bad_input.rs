@@ -225,30 +225,103 @@ const COMMANDS: &[&str] = &[
     "usinewgame",
 ];
 
-/// Seeded streams of commands, whole and random: the engine answers every `go` exactly
-/// once, is ready again at the end, and leaves cleanly on `quit`. A panic on any input
-/// would break one of the three.
+/// Real positions, whole or with a few characters changed, for the stream below: most of
+/// the changed ones are not legal, and some of the whole ones are hard to solve.
+const SFENS: &[&str] = &[
+    problems::MATE1,
+    problems::MATE3,
+    problems::NOMATE,
+    problems::WHITE_MATE1,
+    problems::NOT_TO_MOVE_IN_CHECK,
+    problems::ZUKO77,
+    problems::HARD,
+];
+
+/// Characters a change may put into an SFEN.
+const SFEN_CHARS: &[char] = &[
+    'k', 'K', 'p', 'P', '+', '*', '/', ' ', '1', '5', '9', 'b', 'w', '-', 'r', 'G', '0', '\t',
+    '\u{e9}',
+];
+
+/// A small xorshift generator: a stream must repeat exactly from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+/// `position sfen` with a real position, changed in one to three characters half the
+/// time, and sometimes moves after it.
+fn random_position(rng: &mut Rng) -> String {
+    let mut sfen: Vec<char> = rng.pick(SFENS).chars().collect();
+    if rng.below(2) == 0 {
+        for _ in 0..1 + rng.below(3) {
+            let i = rng.below(sfen.len());
+            let c = SFEN_CHARS[rng.below(SFEN_CHARS.len())];
+            match rng.below(3) {
+                0 => sfen[i] = c,
+                1 => sfen.insert(i, c),
+                _ => {
+                    sfen.remove(i);
+                }
+            }
+        }
+    }
+    let mut line = format!("position sfen {}", sfen.into_iter().collect::<String>());
+    if rng.below(3) == 0 {
+        line.push_str(" moves");
+        for _ in 0..rng.below(3) {
+            line.push(' ');
+            line.push_str(rng.pick(&["G*5b", "4a5b", "7g7f", "P*5e", "1a1b+", "x", "0000"]));
+        }
+    }
+    line
+}
+
+/// Lines a USI engine may print on stdout.
+fn is_protocol(line: &str) -> bool {
+    ["id ", "option ", "info ", "checkmate ", "bestmove "]
+        .iter()
+        .any(|p| line.starts_with(p))
+        || line == "usiok"
+        || line == "readyok"
+}
+
+/// Seeded streams of commands, whole and random, sent without waiting so that they
+/// arrive while searches run: the engine answers every `go` exactly once, prints nothing
+/// on stdout but the protocol, is ready again at the end, and leaves cleanly on `quit`. A
+/// panic on any input would break one of these. `KANJU_USI_FUZZ_SEEDS` sets the number of
+/// streams (default 3; 400 passed in session 58).
 #[test]
 fn random_command_streams_do_not_break_the_engine() {
-    for seed in 1..=3u64 {
-        let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
-        };
+    let seeds: u64 = std::env::var("KANJU_USI_FUZZ_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    for seed in 1..=seeds {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let mut e = Engine::ready();
         let (mut gos, mut readies) = (0, 0);
         for _ in 0..300 {
-            let line = if next(10) < 4 {
-                COMMANDS[next(COMMANDS.len())].to_string()
-            } else {
-                let n = 1 + next(7);
-                (0..n)
-                    .map(|_| WORDS[next(WORDS.len())])
-                    .collect::<Vec<_>>()
-                    .join(" ")
+            let line = match rng.below(10) {
+                0..=2 => rng.pick(COMMANDS).to_string(),
+                3 => random_position(&mut rng),
+                _ => {
+                    let n = 1 + rng.below(7);
+                    (0..n)
+                        .map(|_| rng.pick(WORDS))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
             };
             match line.split_whitespace().next() {
                 Some("go") => gos += 1,
@@ -281,6 +354,9 @@ fn random_command_streams_do_not_break_the_engine() {
             e.sync().iter().all(|l| !common::is_answer(l)),
             "seed {seed}: an extra answer"
         );
+        if let Some(bad) = e.transcript.iter().find(|l| !is_protocol(l)) {
+            panic!("seed {seed}: not a USI answer on stdout: {bad:?}");
+        }
         e.send("quit");
         let status = e.wait_exit(common::QUICK);
         assert!(
