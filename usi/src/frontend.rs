@@ -210,7 +210,7 @@ impl Frontend {
                 }
                 // An `isready` sent just before is still owed its `readyok`: it goes out
                 // if the searcher gets to it in time.
-                self.flush_within(QUIT_GRACE);
+                self.flush_within(Some(QUIT_GRACE));
                 return Flow::Quit;
             }
             Command::InvalidPosition(e) => self.reject_position(&e),
@@ -305,12 +305,16 @@ impl Frontend {
         self.current = Some(session);
     }
 
-    /// Waits at most `grace` for the searcher to get through every request sent so far.
-    fn flush_within(&self, grace: Duration) {
+    /// Waits for the searcher to get through every request sent so far, for at most
+    /// `grace` if one is given.
+    fn flush_within(&self, grace: Option<Duration>) {
         let (tx, rx) = crossbeam_channel::bounded(1);
         if self.searcher.send(Request::Flush(tx)).is_ok() {
             // A timeout or a vanished searcher: either way there is nothing more to wait for.
-            let _ = rx.recv_timeout(grace);
+            match grace {
+                Some(g) => drop(rx.recv_timeout(g)),
+                None => drop(rx.recv()),
+            }
         }
     }
 
@@ -325,11 +329,7 @@ impl Frontend {
             s.wait_done(None);
             s.force_answer();
         }
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        if self.searcher.send(Request::Flush(tx)).is_ok() {
-            // An error means the searcher thread is gone: nothing is left to wait for.
-            let _ = rx.recv();
-        }
+        self.flush_within(None);
     }
 }
 
