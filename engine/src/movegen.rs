@@ -626,6 +626,23 @@ impl Position {
         p
     }
 
+    /// This position with the side to move passing; `None` when it is in check, which a
+    /// pass could not answer. Shogi has no pass: threat searches use it to ask what the
+    /// opponent could do if this side played a harmless move (a threatmate, 詰めろ, is a
+    /// move after which the opponent, passing, is mated).
+    pub fn pass(&self) -> Option<Position> {
+        if self.in_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        p.side = p.side.flip();
+        p.board_key ^= crate::zobrist::SIDE;
+        p.ply += 1;
+        // The side now to move moved last, so its own king cannot be attacked.
+        p.refresh_checkers();
+        Some(p)
+    }
+
     /// Makes the legal move `m` in place.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;

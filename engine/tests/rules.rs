@@ -251,3 +251,29 @@ fn repetition_draw_and_continuous_check() {
         Repetition::ContinuousCheckBy(Color::Black)
     );
 }
+
+/// A pass hands the move over and nothing else: the same board and hands, the other side
+/// to move, and back again after a second pass. In check there is no pass.
+#[test]
+fn pass_hands_the_move_over() {
+    // Black to move; White has a king on 5a and nothing in hand.
+    let p = pos("4k4/9/9/9/9/9/9/9/4K4 b GS 1");
+    let q = p.pass().expect("not in check");
+    assert_eq!(q.side_to_move(), Color::White);
+    assert_eq!(
+        q.board_key() ^ p.board_key(),
+        1,
+        "only the side bit changes"
+    );
+    assert_eq!(q.hand(Color::Black), p.hand(Color::Black));
+    assert!(!q.in_check());
+    // White, to move, may now do anything it could: here, walk its king.
+    assert_eq!(legal_all(&q), ["5a4a", "5a4b", "5a5b", "5a6a", "5a6b"]);
+    let r = q.pass().expect("not in check");
+    assert_eq!(r.key(), p.key());
+    assert_eq!(r.side_to_move(), Color::Black);
+    // With the king in check, a pass would leave it en prise.
+    let checked = pos("4k4/4G4/9/9/9/9/9/9/4K4 w S 1");
+    assert!(checked.in_check());
+    assert!(checked.pass().is_none());
+}
