@@ -287,6 +287,14 @@ impl Solver {
         self.table.hashfull()
     }
 
+    pub(crate) fn table(&self) -> &Table {
+        &self.table
+    }
+
+    pub(crate) fn table_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
+
     /// Solves `pos` within `limits`. Returns early when `stop` becomes true.
     pub fn solve(
         &mut self,

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 mod api;
+mod brinkmate;
 mod busy;
 mod churn;
 mod delayed;
@@ -27,3 +28,4 @@ pub use api::{
     Config, Cook, FutileRule, Limits, Outcome, Progress, RootMode, Solution, Solver, SpareRule,
     UnknownReason,
 };
+pub use brinkmate::{BrinkmateLimits, BrinkmateOutcome, BrinkmateSolution, ReplyMate};

@@ -58,7 +58,7 @@ impl HintSource for TableHints<'_> {
 /// (incomplete defender hands) apart in one table. The attacker's hand means another
 /// position when the other side attacks, and a disproof found without the non-promotions
 /// of [`GenMode::Standard`] does not hold with them, so those two are mixed in too.
-fn key_salt(pos: &Position, attacker: Color, check_mode: GenMode) -> u64 {
+pub(crate) fn key_salt(pos: &Position, attacker: Color, check_mode: GenMode) -> u64 {
     let mut salt = piece_set_salt(pos);
     if attacker == Color::White {
         salt ^= 0x6a09_e667_f3bc_c908;

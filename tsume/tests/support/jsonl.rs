@@ -23,6 +23,11 @@ impl Problem {
     pub fn string(&self, key: &str) -> Option<String> {
         self.raw(key).and_then(parse_string)
     }
+
+    /// A field holding an array of strings, if present.
+    pub fn strings(&self, key: &str) -> Option<Vec<String>> {
+        self.raw(key).and_then(parse_string_array)
+    }
 }
 
 fn raw_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {

@@ -1,0 +1,277 @@
+//! The brinkmate search on the positions of `shared/problems/hisshi/` (OSL's tests, the
+//! shogi proverbs, Suisho's README, gpsshogi's next-move problems), each answer checked
+//! against the definitions with the tsume solver's public API, which the brinkmate code
+//! does not go through:
+//! - a brinkmate: every legal reply to its last move is mated (`Solver::solve`), and the
+//!   mate reported for each reply replays;
+//! - no brinkmate in one: every attacker move has a reply that `Solver::solve` proves
+//!   unmated;
+//! - a threatmate: after it and a pass, `Solver::solve` proves a mate.
+
+mod support;
+
+use kanju_engine::{GenMode, Move, MoveList, Position};
+use kanju_tsume::{
+    BrinkmateLimits, BrinkmateOutcome, BrinkmateSolution, Config, Limits, Outcome, Solver,
+};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use support::jsonl::{self, Problem};
+
+fn solver() -> Solver {
+    Solver::new(Config {
+        hash_mb: 256,
+        progress_interval: Duration::ZERO,
+        ..Config::default()
+    })
+}
+
+/// The tsume solver that checks the answers: a mate or not, no main line.
+fn checker() -> Solver {
+    Solver::new(Config {
+        hash_mb: 64,
+        progress_interval: Duration::ZERO,
+        main_line: false,
+        ..Config::default()
+    })
+}
+
+fn hisshi_file(name: &str) -> Vec<Problem> {
+    jsonl::read(&jsonl::problems_dir().join("hisshi").join(name))
+}
+
+fn position(p: &Problem) -> Position {
+    Position::from_sfen(&p.sfen).unwrap_or_else(|e| panic!("{}: {e}", p.name))
+}
+
+/// A node limit makes the search the same on every machine; the time limit only guards
+/// against a runaway.
+fn brinkmate(s: &mut Solver, pos: &Position, max_plies: u32) -> BrinkmateSolution {
+    s.clear();
+    let limits = BrinkmateLimits {
+        time: Some(Duration::from_secs(120)),
+        nodes: Some(20_000_000),
+        max_plies,
+    };
+    s.brinkmate(pos, &limits, &AtomicBool::new(false))
+}
+
+/// Whether the side to move mates by checks, by the tsume solver: `None` if undecided.
+fn mates(s: &mut Solver, pos: &Position) -> Option<bool> {
+    let limits = Limits {
+        nodes: Some(2_000_000),
+        ..Limits::default()
+    };
+    match s
+        .solve(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        .outcome
+    {
+        Outcome::Mate(_) => Some(true),
+        Outcome::NoMate => Some(false),
+        Outcome::Unknown(_) => None,
+    }
+}
+
+fn legal_moves(pos: &Position) -> Vec<Move> {
+    let mut l = MoveList::new();
+    pos.legal_moves_with(GenMode::All, &mut l);
+    l.as_slice().to_vec()
+}
+
+fn usi(line: &[Move]) -> Vec<String> {
+    line.iter().map(|m| m.to_usi()).collect()
+}
+
+/// Whether `line` is a mate from `pos`: the side to move checks with every move, the
+/// other side's moves are legal, and the end is mate.
+fn replays_as_mate(pos: &Position, line: &[Move]) -> bool {
+    let attacker = pos.side_to_move();
+    let mut p = pos.clone();
+    for &m in line {
+        if !p.is_legal(m) || (p.side_to_move() == attacker && !p.gives_check(m)) {
+            return false;
+        }
+        p.do_move(m);
+    }
+    p.side_to_move() != attacker && p.in_check() && !p.has_legal_move()
+}
+
+/// The position after `line`.
+fn after(pos: &Position, line: &[Move]) -> Position {
+    line.iter().fold(pos.clone(), |p, &m| p.play(m))
+}
+
+fn moves_of(pos: &Position, usi: &[String]) -> Vec<Move> {
+    let mut p = pos.clone();
+    usi.iter()
+        .map(|u| {
+            let m = p.parse_usi_move(u).unwrap_or_else(|e| panic!("{u}: {e:?}"));
+            p = p.play(m);
+            m
+        })
+        .collect()
+}
+
+/// Checks a reported brinkmate against the definition: the replies listed are exactly
+/// the legal ones, each listed mate replays, and the tsume solver agrees that each reply
+/// is mated.
+fn assert_brinkmate(c: &mut Solver, name: &str, pos: &Position, found: &BrinkmateSolution) {
+    let BrinkmateOutcome::Brinkmate(line) = &found.outcome else {
+        panic!("{name}: expected a brinkmate, got {:?}", found.outcome);
+    };
+    assert_eq!(
+        line.len() % 2,
+        1,
+        "{name}: the line ends with the attacker's move"
+    );
+    let end = after(pos, line);
+    let mut listed: Vec<Move> = found.replies.iter().map(|r| r.reply).collect();
+    let mut legal = legal_moves(&end);
+    listed.sort_by_key(|m| m.bits());
+    legal.sort_by_key(|m| m.bits());
+    assert_eq!(listed, legal, "{name}: every legal reply is answered");
+    for r in &found.replies {
+        let p = end.play(r.reply);
+        assert!(
+            replays_as_mate(&p, &r.mate),
+            "{name}: the mate after {} does not replay",
+            r.reply.to_usi()
+        );
+        assert_eq!(mates(c, &p), Some(true), "{name}: {}", r.reply.to_usi());
+    }
+}
+
+/// The brinkmates of the file: each found within its book line's length, checked against
+/// the definition, and the book's own answer checked the same way.
+#[test]
+fn brinkmates_are_found_and_every_reply_is_mated() {
+    let mut s = solver();
+    let mut c = checker();
+    let mut found = 0;
+    for p in hisshi_file("hisshi.jsonl") {
+        let Some(book) = p.strings("line") else {
+            continue;
+        };
+        let pos = position(&p);
+        let plies = book.len() as u32;
+        let result = brinkmate(&mut s, &pos, plies);
+        assert_brinkmate(&mut c, &p.name, &pos, &result);
+        let BrinkmateOutcome::Brinkmate(line) = &result.outcome else {
+            unreachable!()
+        };
+        assert!(line.len() as u32 <= plies, "{}: {:?}", p.name, usi(line));
+        // The book's line ends in a brinkmate too: every reply mated.
+        let end = after(&pos, &moves_of(&pos, &book));
+        for r in legal_moves(&end) {
+            assert_eq!(
+                mates(&mut c, &end.play(r)),
+                Some(true),
+                "{}: the book's reply {}",
+                p.name,
+                r.to_usi()
+            );
+        }
+        found += 1;
+    }
+    assert_eq!(found, 12);
+}
+
+/// OSL's negative cases: no brinkmate in one. `testRecognizeAttackBack0` is dual-λ's own
+/// case: the defender's counter-mate refutes every quiet attack. The search's answer is
+/// checked by brute force: for every legal attacker move, quiet or not, the tsume solver
+/// proves some reply unmated.
+#[test]
+fn positions_without_a_brinkmate_are_disproven() {
+    let mut s = solver();
+    let mut c = checker();
+    let mut disproven = 0;
+    for p in hisshi_file("hisshi.jsonl") {
+        if p.raw("answer_usi") != Some("null") {
+            continue;
+        }
+        let pos = position(&p);
+        let result = brinkmate(&mut s, &pos, 1);
+        assert_eq!(result.outcome, BrinkmateOutcome::NoBrinkmate, "{}", p.name);
+        for m in legal_moves(&pos) {
+            let child = pos.play(m);
+            let escape = legal_moves(&child)
+                .into_iter()
+                .find(|&r| mates(&mut c, &child.play(r)) == Some(false));
+            assert!(
+                escape.is_some(),
+                "{}: {} may be a brinkmate",
+                p.name,
+                m.to_usi()
+            );
+        }
+        disproven += 1;
+    }
+    assert_eq!(disproven, 3);
+}
+
+/// OSL's threatmate cases: the author's threatmate is among the root's, and every
+/// threatmate reported is one by the tsume solver.
+#[test]
+fn threatmates_are_reported() {
+    let mut s = solver();
+    let mut c = checker();
+    for p in hisshi_file("tsumero.jsonl") {
+        let pos = position(&p);
+        let answer = p.string("answer_usi").expect("an answer");
+        let result = brinkmate(&mut s, &pos, 1);
+        if let BrinkmateOutcome::Mate(line) = &result.outcome {
+            // The side to move mates outright; a threat is beside the point.
+            assert!(replays_as_mate(&pos, line), "{}", p.name);
+            continue;
+        }
+        let threats = usi(&result.threatmates);
+        assert!(
+            threats.contains(&answer),
+            "{}: {answer} not in {threats:?}",
+            p.name
+        );
+        for &m in &result.threatmates {
+            let passed = pos.play(m).pass().expect("a threatmate does not check");
+            assert_eq!(
+                mates(&mut c, &passed),
+                Some(true),
+                "{}: {}",
+                p.name,
+                m.to_usi()
+            );
+        }
+    }
+}
+
+/// The endgame file: forced mates come back as the tsume solver's line (the answer's
+/// length or shorter), and gpsshogi's `yose` as a brinkmate with one of its answers.
+#[test]
+fn endgame_positions() {
+    let mut s = solver();
+    let mut c = checker();
+    for p in hisshi_file("endgame.jsonl") {
+        let pos = position(&p);
+        match p.raw("level") {
+            Some("0") => {
+                let book = p.strings("line").expect("a mate line");
+                let result = brinkmate(&mut s, &pos, 1);
+                let BrinkmateOutcome::Mate(line) = &result.outcome else {
+                    panic!("{}: {:?}", p.name, result.outcome);
+                };
+                assert!(replays_as_mate(&pos, line), "{}", p.name);
+                assert!(line.len() <= book.len(), "{}: {:?}", p.name, usi(line));
+            }
+            _ if p.name.ends_with("-yose") => {
+                let result = brinkmate(&mut s, &pos, 1);
+                assert_brinkmate(&mut c, &p.name, &pos, &result);
+                let mut answers = p.strings("alt_usi").unwrap_or_default();
+                answers.push(p.string("answer_usi").expect("an answer"));
+                let BrinkmateOutcome::Brinkmate(line) = &result.outcome else {
+                    unreachable!()
+                };
+                assert!(answers.contains(&line[0].to_usi()), "{}", p.name);
+            }
+            _ => {}
+        }
+    }
+}
