@@ -1,5 +1,5 @@
-//! The command line: `kanju solve` on one position and on files, `kanju perft`, help,
-//! and errors with their exit codes.
+//! The command line: `kanju solve` and `kanju brinkmate` on one position and on files,
+//! `kanju perft`, help, and errors with their exit codes.
 
 mod common;
 use common::problems;
@@ -46,6 +46,9 @@ fn help_and_version() {
         "--defender-root",
         "--jobs",
         "USI_Hash",
+        "brinkmate",
+        "BRINKMATE:",
+        "--plies",
     ] {
         assert!(h.contains(word), "help lacks {word}");
     }
@@ -53,6 +56,8 @@ fn help_and_version() {
     assert!(o.status.success() && stdout(&o).starts_with("kanju "));
     let o = kanju(&["solve", "--help"]);
     assert!(o.status.success() && stdout(&o).contains("--defender-root"));
+    let o = kanju(&["brinkmate", "--help"]);
+    assert!(o.status.success() && stdout(&o).contains("--plies"));
 }
 
 #[test]
@@ -313,4 +318,282 @@ fn perft_counts() {
     assert!(stdout(&o).trim().parse::<u64>().unwrap() > 0);
     let o = kanju(&["perft", "1", "--sfen", "4k4/9/4P4/9/4P4/9/9/9/9 b G 1"]);
     assert_eq!(o.status.code(), Some(1));
+}
+
+/// osl-proofDisproofPieces-test_proof1tesuki0 (../shared/problems/hisshi/hisshi.jsonl):
+/// a one-move brinkmate, 2d2c+.
+const HISSHI1: &str = "8k/9/9/7P1/9/9/PPPPL4/RSGSS4/RGKGS4 b G2b4n3l13p 1";
+
+/// The results a brinkmate search may end in. These tests hold whatever the search
+/// finds; tests of its answers belong with the search.
+const BRINKMATE_RESULTS: [&str; 4] = ["brinkmate", "mate", "nobrinkmate", "unknown"];
+
+/// Checks one `kanju brinkmate` JSON record of a search that ran: the fields the result
+/// calls for are there and agree with each other.
+fn check_brinkmate_record(v: &Value) {
+    let result = v["result"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(BRINKMATE_RESULTS.contains(&result), "{v}");
+    assert!(v["sfen"].is_string() && v["line"].is_u64(), "{v}");
+    assert!(v["max_plies"].is_u64(), "{v}");
+    assert!(
+        v["threatmates"]
+            .as_array()
+            .is_some_and(|t| t.iter().all(Value::is_string)),
+        "{v}"
+    );
+    assert!(
+        v["nodes"].is_u64() && v["time_ms"].is_number() && v["nps"].is_u64(),
+        "{v}"
+    );
+    if matches!(result, "brinkmate" | "mate") {
+        let moves = v["moves"].as_array().unwrap_or_else(|| panic!("{v}"));
+        assert!(moves.iter().all(Value::is_string), "{v}");
+        assert_eq!(v["plies"].as_u64(), Some(moves.len() as u64), "{v}");
+        assert_eq!(v["kifu"].as_array().map(Vec::len), Some(moves.len()), "{v}");
+    } else {
+        assert!(v.get("moves").is_none() && v.get("plies").is_none(), "{v}");
+    }
+    if result == "brinkmate" {
+        for r in v["replies"].as_array().unwrap_or_else(|| panic!("{v}")) {
+            assert!(r["reply"].is_string(), "{r}");
+            assert!(r["mate"].as_array().is_some_and(|m| !m.is_empty()), "{r}");
+        }
+    } else {
+        assert!(v.get("replies").is_none(), "{v}");
+    }
+    assert_eq!(v["reason"].is_string(), result == "unknown", "{v}");
+    assert!(v.get("error").is_none(), "{v}");
+}
+
+#[test]
+fn brinkmate_one_position_as_text() {
+    let o = kanju(&["brinkmate", HISSHI1, "--time", "5s"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let result = out
+        .lines()
+        .find_map(|l| l.strip_prefix("result:"))
+        .unwrap_or_else(|| panic!("no result line: {out}"))
+        .trim();
+    assert!(
+        result.starts_with("brinkmate in ")
+            || result.starts_with("mate in ")
+            || result == "no brinkmate (proven within 1 ply)"
+            || result.starts_with("unknown ("),
+        "{out}"
+    );
+    for field in ["position:", "nodes:", "time:", "nps:"] {
+        assert!(out.contains(field), "{out}");
+    }
+}
+
+#[test]
+fn brinkmate_json_has_every_field_its_result_calls_for() {
+    // The words of the SFEN, a prefix, and flags in either form, as solve takes them.
+    let words: Vec<&str> = HISSHI1.split(' ').collect();
+    let mut args = vec!["brinkmate", "sfen"];
+    args.extend(&words);
+    args.extend(["--json", "--plies=3", "--time", "5s", "--hash", "64"]);
+    let o = kanju(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    check_brinkmate_record(&v);
+    assert_eq!(v["sfen"], HISSHI1);
+    assert_eq!(v["max_plies"], 3);
+    assert!(v.get("expected").is_none(), "nothing was expected: {v}");
+    // A node limit too small for any answer still gives a record, with its reason.
+    let o = kanju(&[
+        "brinkmate",
+        HISSHI1,
+        "--json",
+        "--nodes",
+        "1",
+        "--time",
+        "none",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    check_brinkmate_record(&serde_json::from_str(stdout(&o).trim()).unwrap());
+}
+
+#[test]
+fn brinkmate_errors_name_the_problem_and_exit_non_zero() {
+    for (args, code, says) in [
+        (vec!["--plies", "2"], 2, "even"),
+        (vec!["--plies", "17"], 2, "1..=15"),
+        (vec!["--plies", "0"], 2, "1..=15"),
+        (vec!["--plies"], 2, "needs a value"),
+        (vec!["--frobnicate"], 2, "unknown flag '--frobnicate'"),
+        // A solve flag the brinkmate search has no use for.
+        (vec!["--threads", "2"], 2, "unknown flag '--threads'"),
+        (vec!["--time", "soon"], 2, "--time"),
+        (vec!["--hash", "99999999999"], 2, "--hash"),
+    ] {
+        let mut all = vec!["brinkmate", HISSHI1];
+        all.extend(&args);
+        let o = kanju(&all);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+    let o = kanju(&["brinkmate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("needs an SFEN or a file"),
+        "{}",
+        stderr(&o)
+    );
+    // Positions the rules reject (nifu), or that are not positions at all: exit 1, with
+    // --json the error record too.
+    let o = kanju(&["brinkmate", "4k4/9/4P4/9/4P4/9/9/9/9 b G 1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad position"), "{}", stderr(&o));
+    let o = kanju(&["brinkmate", "4k4/9/4P4/9/4P4/9/9/9/9 b G 1", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "error");
+    assert!(v["error"].as_str().unwrap().contains("nifu"), "{v}");
+    let o = kanju(&["brinkmate", "hello world"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not an SFEN"), "{}", stderr(&o));
+    let o = kanju(&["brinkmate", "4k4/9/4P4/9/9/9/9/9 b G 1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad position"), "{}", stderr(&o));
+    // Files that cannot be read or hold no problems.
+    let o = kanju(&["brinkmate", "/nonexistent/hisshi.jsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/hisshi.jsonl"));
+    let f = temp_file("brinkmate-empty.txt", b"\n# nothing here\n");
+    let o = kanju(&["brinkmate", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("no problems"));
+    let bytes: Vec<u8> = (0..=255u8).cycle().take(3000).collect();
+    let f = temp_file("brinkmate-binary.bin", &bytes);
+    let o = kanju(&["brinkmate", f.to_str().unwrap(), "--quiet"]);
+    assert_eq!(o.status.code(), Some(1));
+    for l in stdout(&o).lines() {
+        let v: Value = serde_json::from_str(l).unwrap();
+        assert_eq!(v["result"], "error");
+    }
+}
+
+#[test]
+fn brinkmate_batch_reports_bad_lines_and_goes_on() {
+    let text = format!(
+        "# hisshi records, a bare SFEN, and lines that are not problems\n\
+         {{\"name\": \"given\", \"sfen\": \"{h}\", \"answer_usi\": \"2d2c+\", \"line\": [\"2d2c+\"]}}\n\
+         this is not a position\n\
+         {{\"name\": \"none\", \"sfen\": \"{mate1}\", \"answer_usi\": null}}\n\
+         {{\"name\": \"nifu\", \"sfen\": \"4k4/9/4P4/9/4P4/9/9/9/9 b G 1\", \"answer_usi\": \"G*5b\"}}\n\
+         \n{h}\n",
+        h = HISSHI1,
+        mate1 = problems::MATE1,
+    );
+    let f = temp_file("hisshi-mixed.jsonl", text.as_bytes());
+    let o = kanju(&[
+        "brinkmate",
+        f.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--time",
+        "5s",
+    ]);
+    // The bad lines make the exit status 1, after every other line was searched.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let recs: Vec<Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("valid JSON line"))
+        .collect();
+    let lines: Vec<u64> = recs.iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(lines, [2, 3, 4, 5, 7]);
+    for i in [0, 2, 4] {
+        check_brinkmate_record(&recs[i]);
+    }
+    for i in [1, 3] {
+        assert_eq!(recs[i]["result"], "error", "{}", recs[i]);
+        assert!(recs[i]["error"].is_string(), "{}", recs[i]);
+    }
+    assert!(recs[3]["error"].as_str().unwrap().contains("nifu"));
+    // A record's name and answer come back, so that a script can compare; a null answer
+    // (no brinkmate expected) as null, and none at all for a bare SFEN.
+    assert_eq!(
+        (&recs[0]["name"], &recs[0]["expected"]),
+        (&Value::from("given"), &Value::from("2d2c+"))
+    );
+    assert_eq!(recs[2]["name"], "none");
+    assert_eq!(recs[2].get("expected"), Some(&Value::Null));
+    assert_eq!(
+        recs[3]["expected"], "G*5b",
+        "an error line keeps its record's fields"
+    );
+    assert!(recs[4].get("expected").is_none() && recs[4].get("name").is_none());
+    let err = stderr(&o);
+    for n in [3, 5] {
+        assert!(err.contains(&format!("line {n}:")), "{err}");
+    }
+    assert!(err.contains("5 problems"), "{err}");
+    assert!(err.contains("2 errors"), "{err}");
+
+    // The same lines from standard input.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kanju"))
+        .args(["brinkmate", "-", "--time", "5s", "--quiet"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kanju");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 5);
+    assert!(!stderr(&o).contains("problems:"), "--quiet: {}", stderr(&o));
+}
+
+#[test]
+fn brinkmate_batch_over_the_shared_hisshi_files_echoes_every_answer() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/problems/hisshi");
+    for file in ["hisshi.jsonl", "tsumero.jsonl", "endgame.jsonl"] {
+        let path = format!("{dir}/{file}");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("skipped: {path} is not there");
+            continue;
+        };
+        let given: Vec<Value> = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let o = kanju(&[
+            "brinkmate",
+            &path,
+            "--time",
+            "300ms",
+            "--jobs",
+            "4",
+            "--quiet",
+        ]);
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), given.len(), "{file}");
+        let mut rejected = 0;
+        for (l, g) in out.lines().zip(&given) {
+            let v: Value = serde_json::from_str(l).unwrap();
+            if v["result"] == "error" {
+                // Only a position the rules forbid may be rejected.
+                let e = v["error"].as_str().unwrap();
+                assert!(e.starts_with("bad position"), "{l}");
+                rejected += 1;
+            } else {
+                check_brinkmate_record(&v);
+            }
+            assert_eq!(v["name"], g["name"], "{l}");
+            assert_eq!(v["expected"], g["answer_usi"], "{l}");
+        }
+        let code = if rejected > 0 { 1 } else { 0 };
+        assert_eq!(o.status.code(), Some(code), "{file}: {}", stderr(&o));
+    }
 }

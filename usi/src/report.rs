@@ -61,7 +61,8 @@ pub fn bound_line(n: u32) -> String {
     format!("info string mate within {n} plies is proven")
 }
 
-fn nps(nodes: u64, elapsed: Duration) -> u64 {
+/// Nodes per second; a search too short to time counts as one microsecond.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
     let us = elapsed.as_micros().max(1);
     (nodes as u128 * 1_000_000 / us) as u64
 }

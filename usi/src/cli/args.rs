@@ -1,30 +1,52 @@
 //! Command-line flags. Hand-written: a dozen flags do not justify a parser crate, and
 //! every error can name the flag and the value that was wrong.
 
-use kanju_tsume::{FutileRule, SpareRule};
+use kanju_tsume::{BrinkmateLimits, FutileRule, SpareRule};
 use std::time::Duration;
 
-/// Settings of `kanju solve`.
+/// The settings `kanju solve` and `kanju brinkmate` share: what to search, the limits
+/// of each search, and how to report.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SolveArgs {
+pub struct CommonArgs {
     /// Positional words: one file name, or the words of an SFEN.
     pub target: Vec<String>,
     /// Time per problem; `None` = unlimited.
     pub time: Option<Duration>,
     /// Nodes per problem.
     pub nodes: Option<u64>,
-    /// Solver threads per problem.
-    pub threads: usize,
     /// Table size per job, MiB.
     pub hash_mb: usize,
     /// JSON output for a single problem (files always give JSON Lines).
     pub json: bool,
-    /// The side to move defends.
-    pub defender_root: bool,
     /// Problems solved at once.
     pub jobs: usize,
     /// No progress bar or summary.
     pub quiet: bool,
+}
+
+impl Default for CommonArgs {
+    fn default() -> CommonArgs {
+        CommonArgs {
+            target: Vec::new(),
+            time: Some(Duration::from_secs(10)),
+            nodes: None,
+            hash_mb: 256,
+            json: false,
+            jobs: 1,
+            quiet: false,
+        }
+    }
+}
+
+/// Settings of `kanju solve`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolveArgs {
+    /// The target, limits and output shared with `brinkmate`.
+    pub common: CommonArgs,
+    /// Solver threads per problem.
+    pub threads: usize,
+    /// The side to move defends.
+    pub defender_root: bool,
     /// The main line's 駒余り convention.
     pub spare_rule: SpareRule,
     /// The main line's 無駄合 rule.
@@ -38,19 +60,32 @@ pub struct SolveArgs {
 impl Default for SolveArgs {
     fn default() -> SolveArgs {
         SolveArgs {
-            target: Vec::new(),
-            time: Some(Duration::from_secs(10)),
-            nodes: None,
+            common: CommonArgs::default(),
             threads: 1,
-            hash_mb: 256,
-            json: false,
             defender_root: false,
-            jobs: 1,
-            quiet: false,
             spare_rule: SpareRule::Strict,
             futile_rule: FutileRule::SameLength,
             proof_only: false,
             seed: 0,
+        }
+    }
+}
+
+/// Settings of `kanju brinkmate`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrinkmateArgs {
+    /// The target, limits and output shared with `solve`.
+    pub common: CommonArgs,
+    /// The longest brinkmate looked for ([`BrinkmateLimits::max_plies`]): odd, at most
+    /// [`BrinkmateLimits::MAX_PLIES`].
+    pub plies: u32,
+}
+
+impl Default for BrinkmateArgs {
+    fn default() -> BrinkmateArgs {
+        BrinkmateArgs {
+            common: CommonArgs::default(),
+            plies: BrinkmateLimits::default().max_plies,
         }
     }
 }
@@ -85,10 +120,6 @@ pub fn parse_duration(s: &str) -> Result<Option<Duration>, String> {
     }
 }
 
-fn value<'a>(flag: &str, it: &mut impl Iterator<Item = &'a String>) -> Result<&'a String, String> {
-    it.next().ok_or_else(|| format!("{flag} needs a value"))
-}
-
 fn whole<T: std::str::FromStr>(flag: &str, v: &str, min: u64, max: u64) -> Result<T, String> {
     match v.parse::<u64>() {
         Ok(n) if (min..=max).contains(&n) => v
@@ -100,75 +131,160 @@ fn whole<T: std::str::FromStr>(flag: &str, v: &str, min: u64, max: u64) -> Resul
     }
 }
 
+/// The words of a command line, read one flag at a time: `--flag value` and
+/// `--flag=value` alike, with everything that is not a flag collected as the target.
+struct Flags<'a> {
+    words: std::slice::Iter<'a, String>,
+    /// The flag last returned by [`Flags::next_flag`].
+    flag: &'a str,
+    /// Its `=value`, if it had one.
+    inline: Option<&'a str>,
+}
+
+impl<'a> Flags<'a> {
+    fn new(words: &'a [String]) -> Flags<'a> {
+        Flags {
+            words: words.iter(),
+            flag: "",
+            inline: None,
+        }
+    }
+
+    /// The next flag; words that are not flags are added to `target` on the way.
+    fn next_flag(&mut self, target: &mut Vec<String>) -> Option<&'a str> {
+        for word in self.words.by_ref() {
+            let (flag, inline) = match word.split_once('=') {
+                Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+                _ => (word.as_str(), None),
+            };
+            // `-` alone reads standard input; it is not a flag. (An SFEN hand field is
+            // `-` too.)
+            if flag.starts_with('-') && flag.len() > 1 {
+                self.flag = flag;
+                self.inline = inline;
+                return Some(flag);
+            }
+            target.push(word.clone());
+        }
+        None
+    }
+
+    /// The current flag's value: after `=`, or the next word.
+    fn value(&mut self) -> Result<&'a str, String> {
+        match self.inline.take() {
+            Some(v) => Ok(v),
+            None => self
+                .words
+                .next()
+                .map(String::as_str)
+                .ok_or_else(|| format!("{} needs a value", self.flag)),
+        }
+    }
+
+    /// The current flag's value as a whole number in `min..=max`.
+    fn whole<T: std::str::FromStr>(&mut self, min: u64, max: u64) -> Result<T, String> {
+        let v = self.value()?;
+        whole(self.flag, v, min, max)
+    }
+
+    /// Reads the current flag into `a` if it is one the subcommands share; `Ok(false)`
+    /// if it is not.
+    fn common(&mut self, a: &mut CommonArgs) -> Result<bool, String> {
+        match self.flag {
+            "--time" | "-t" => {
+                a.time = parse_duration(self.value()?).map_err(|e| format!("--time: {e}"))?
+            }
+            "--nodes" | "-n" => a.nodes = Some(self.whole(1, u64::MAX)?),
+            "--hash" => a.hash_mb = self.whole(1, crate::options::MAX_HASH_MB)?,
+            "--jobs" | "-j" => a.jobs = self.whole(1, 256)?,
+            "--json" => a.json = true,
+            "--quiet" | "-q" => a.quiet = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// The checks on the shared settings that need all of them: a target, and tables that
+/// fit in memory however the flags were ordered.
+fn check_common(a: &CommonArgs, command: &str) -> Result<(), String> {
+    if a.target.is_empty() {
+        return Err(format!(
+            "{command} needs an SFEN or a file (see kanju {command} --help)"
+        ));
+    }
+    if let Some(total) = crate::sysmem::total_mib() {
+        if (a.hash_mb as u64).saturating_mul(a.jobs as u64) > total * 3 / 4 {
+            return Err(format!(
+                "--hash: {} MiB per job does not fit in {total} MiB of memory",
+                a.hash_mb
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn unknown_flag(flag: &str, command: &str) -> String {
+    format!("unknown flag '{flag}' (see kanju {command} --help)")
+}
+
 /// Parses the words after `solve`. `Ok(None)` means `--help` was asked for.
 pub fn parse_solve(args: &[String]) -> Result<Option<SolveArgs>, String> {
     let mut a = SolveArgs::default();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (arg.as_str(), None),
-        };
-        let take = |it: &mut std::slice::Iter<'_, String>| -> Result<String, String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => value(flag, it).cloned(),
-            }
-        };
+    let mut flags = Flags::new(args);
+    while let Some(flag) = flags.next_flag(&mut a.common.target) {
         match flag {
             "-h" | "--help" => return Ok(None),
-            "--time" | "-t" => {
-                a.time = parse_duration(&take(&mut it)?).map_err(|e| format!("--time: {e}"))?
-            }
-            "--nodes" | "-n" => a.nodes = Some(whole("--nodes", &take(&mut it)?, 1, u64::MAX)?),
-            "--threads" => {
-                a.threads = whole("--threads", &take(&mut it)?, 1, crate::options::MAX_THREADS)?
-            }
-            "--hash" => {
-                let v = take(&mut it)?;
-                let mb: u64 = whole("--hash", &v, 1, crate::options::MAX_HASH_MB)?;
-                if let Some(total) = crate::sysmem::total_mib() {
-                    if mb * a.jobs.max(1) as u64 > total * 3 / 4 {
-                        return Err(format!(
-                            "--hash: {mb} MiB per job does not fit in {total} MiB of memory"
-                        ));
-                    }
-                }
-                a.hash_mb = mb as usize;
-            }
-            "--jobs" | "-j" => a.jobs = whole("--jobs", &take(&mut it)?, 1, 256)?,
-            "--seed" => a.seed = whole("--seed", &take(&mut it)?, 0, u64::MAX)?,
-            "--json" => a.json = true,
+            "--threads" => a.threads = flags.whole(1, crate::options::MAX_THREADS)?,
+            "--seed" => a.seed = flags.whole(0, u64::MAX)?,
             "--defender-root" => a.defender_root = true,
             "--proof-only" => a.proof_only = true,
-            "--quiet" | "-q" => a.quiet = true,
             "--spare-rule" => {
-                let v = take(&mut it)?;
-                a.spare_rule = crate::options::parse_spare_rule(&v).ok_or_else(|| {
+                let v = flags.value()?;
+                a.spare_rule = crate::options::parse_spare_rule(v).ok_or_else(|| {
                     format!("--spare-rule: '{v}' is not strict, twoply or classical")
                 })?
             }
             "--futile-rule" => {
-                let v = take(&mut it)?;
-                a.futile_rule = crate::options::parse_futile_rule(&v).ok_or_else(|| {
+                let v = flags.value()?;
+                a.futile_rule = crate::options::parse_futile_rule(v).ok_or_else(|| {
                     format!("--futile-rule: '{v}' is not same-length or any-length")
                 })?
             }
-            f if f.starts_with('-') && f.len() > 1 && !looks_like_sfen_word(f) => {
-                return Err(format!("unknown flag '{f}' (see kanju solve --help)"))
-            }
-            _ => a.target.push(arg.clone()),
+            _ if flags.common(&mut a.common)? => {}
+            f => return Err(unknown_flag(f, "solve")),
         }
     }
-    if a.target.is_empty() {
-        return Err("solve needs an SFEN or a file (see kanju solve --help)".into());
-    }
+    check_common(&a.common, "solve")?;
     Ok(Some(a))
 }
 
-/// `-` alone reads standard input; it is not a flag. (An SFEN hand field is `-` too.)
-fn looks_like_sfen_word(w: &str) -> bool {
-    w == "-"
+/// Parses the words after `brinkmate`. `Ok(None)` means `--help` was asked for.
+pub fn parse_brinkmate(args: &[String]) -> Result<Option<BrinkmateArgs>, String> {
+    let mut a = BrinkmateArgs::default();
+    let mut flags = Flags::new(args);
+    while let Some(flag) = flags.next_flag(&mut a.common.target) {
+        match flag {
+            "-h" | "--help" => return Ok(None),
+            "--plies" => {
+                a.plies = flags.whole(1, BrinkmateLimits::MAX_PLIES as u64)?;
+                // The search would quietly take an even number as the odd one below it;
+                // a user who asked for 2 more likely meant 3, so say so instead.
+                if a.plies % 2 == 0 {
+                    return Err(format!(
+                        "--plies: '{}' is even; a brinkmate ends with the attacker's move, \
+                         so its length is odd: 1, 3, 5, ... {}",
+                        a.plies,
+                        BrinkmateLimits::MAX_PLIES
+                    ));
+                }
+            }
+            _ if flags.common(&mut a.common)? => {}
+            f => return Err(unknown_flag(f, "brinkmate")),
+        }
+    }
+    check_common(&a.common, "brinkmate")?;
+    Ok(Some(a))
 }
 
 #[cfg(test)]
@@ -205,13 +321,14 @@ mod tests {
         ))
         .unwrap()
         .unwrap();
-        assert_eq!(a.target, v("4k4/9/4P4/9/9/9/9/9/9 b G 1"));
+        let c = &a.common;
+        assert_eq!(c.target, v("4k4/9/4P4/9/9/9/9/9/9 b G 1"));
         assert_eq!(
-            (a.time, a.nodes, a.json, a.jobs),
+            (c.time, c.nodes, c.json, c.jobs),
             (Some(Duration::from_secs(2)), Some(1000), true, 3)
         );
         let a = parse_solve(&v("9/9/9/9/9/9/9/9/9 b - 1")).unwrap().unwrap();
-        assert_eq!(a.target.len(), 4);
+        assert_eq!(a.common.target.len(), 4);
         assert!(parse_solve(&v("x --threads 0")).is_err());
         assert!(parse_solve(&v("x --threads")).is_err());
         assert!(parse_solve(&v("x --frobnicate")).is_err());
@@ -219,5 +336,46 @@ mod tests {
         assert!(parse_solve(&v("x --seed -1")).is_err());
         assert!(parse_solve(&v("--json")).is_err());
         assert_eq!(parse_solve(&v("--help")), Ok(None));
+    }
+
+    #[test]
+    fn brinkmate_flags() {
+        let a = parse_brinkmate(&v("4k4/9/4P4/9/9/9/9/9/9 b G 1 --plies 3 --time=none -j 2"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.common.target, v("4k4/9/4P4/9/9/9/9/9/9 b G 1"));
+        assert_eq!((a.plies, a.common.time, a.common.jobs), (3, None, 2));
+        let a = parse_brinkmate(&v("x")).unwrap().unwrap();
+        assert_eq!((a.plies, a.common.time), (1, Some(Duration::from_secs(10))));
+        assert_eq!(
+            parse_brinkmate(&v("x --plies 15")).unwrap().unwrap().plies,
+            15
+        );
+        for bad in [
+            "x --plies 2",
+            "x --plies 0",
+            "x --plies 17",
+            "x --plies",
+            "x --threads 2",
+        ] {
+            assert!(parse_brinkmate(&v(bad)).is_err(), "{bad}");
+        }
+        assert!(parse_brinkmate(&v("x --plies 4"))
+            .unwrap_err()
+            .contains("even"));
+        assert!(parse_brinkmate(&v("--plies 3")).is_err());
+        assert_eq!(parse_brinkmate(&v("--help")), Ok(None));
+    }
+
+    #[test]
+    fn hash_is_checked_whatever_the_order_of_the_flags() {
+        // Half the machine per job is within bounds once, not eight times.
+        let Some(total) = crate::sysmem::total_mib() else {
+            return;
+        };
+        let half = (total / 2).max(1).to_string();
+        assert!(parse_solve(&v(&format!("x --hash {half}"))).is_ok());
+        assert!(parse_solve(&v(&format!("x --hash {half} --jobs 8"))).is_err());
+        assert!(parse_solve(&v(&format!("x --jobs 8 --hash {half}"))).is_err());
     }
 }

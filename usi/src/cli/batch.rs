@@ -1,68 +1,86 @@
-//! `kanju solve FILE`: many problems, several at once, results streamed as JSON Lines
-//! in input order.
+//! `kanju solve FILE` and `kanju brinkmate FILE`: many problems, several at once, results
+//! streamed as JSON Lines in input order.
 
-use super::args::SolveArgs;
+use super::guard;
+use super::job::Job;
+use super::json::Obj;
 use super::problems::{parse_line, Line, Problem};
-use super::solve::{self, json_record, Solved};
 use crossbeam_channel::{unbounded, Receiver, Sender};
-use kanju_tsume::{Outcome, Solver};
+use kanju_tsume::Solver;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// How one problem ended, for the summary.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Status {
-    Mate { len: usize, expected: Option<u64> },
-    NoMate,
-    Unknown,
-    Error,
+struct Status {
+    /// The result word; `None` for an error.
+    result: Option<&'static str>,
+    /// See [`Job::matched`].
+    matched: Option<bool>,
 }
 
-#[derive(Default)]
+impl Status {
+    const ERROR: Status = Status {
+        result: None,
+        matched: None,
+    };
+}
+
 struct Tally {
-    mate: usize,
-    nomate: usize,
-    unknown: usize,
+    /// A count for each result word, in the order the summary shows them.
+    results: Vec<(&'static str, usize)>,
     errors: usize,
     with_expected: usize,
     matched: usize,
 }
 
 impl Tally {
+    fn new(words: &[&'static str]) -> Tally {
+        Tally {
+            results: words.iter().map(|&w| (w, 0)).collect(),
+            errors: 0,
+            with_expected: 0,
+            matched: 0,
+        }
+    }
+
     fn add(&mut self, s: Status) {
-        match s {
-            Status::Mate { len, expected } => {
-                self.mate += 1;
-                if let Some(e) = expected {
-                    self.with_expected += 1;
-                    if e == len as u64 {
-                        self.matched += 1;
-                    }
-                }
-            }
-            Status::NoMate => self.nomate += 1,
-            Status::Unknown => self.unknown += 1,
-            Status::Error => self.errors += 1,
+        let Some(word) = s.result else {
+            self.errors += 1;
+            return;
+        };
+        match self.results.iter_mut().find(|(w, _)| *w == word) {
+            Some((_, n)) => *n += 1,
+            // A word the job did not declare is still counted, not lost.
+            None => self.results.push((word, 1)),
+        }
+        if let Some(m) = s.matched {
+            self.with_expected += 1;
+            self.matched += usize::from(m);
         }
     }
 
     fn done(&self) -> usize {
-        self.mate + self.nomate + self.unknown + self.errors
+        self.results.iter().map(|(_, n)| n).sum::<usize>() + self.errors
     }
-}
 
-fn status_of(p: &Problem, r: &Result<Solved, String>) -> Status {
-    match r {
-        Err(_) => Status::Error,
-        Ok(s) => match &s.sol.outcome {
-            Outcome::Mate(l) => Status::Mate {
-                len: l.len(),
-                expected: p.expected_plies,
-            },
-            Outcome::NoMate => Status::NoMate,
-            Outcome::Unknown(_) => Status::Unknown,
-        },
+    /// The counts, errors last: `3 mate, 1 nomate, 2 errors` for the summary (number
+    /// first), `mate 3  nomate 1  errors 2` for the bar (a label, then its number).
+    fn counts(&self, sep: &str, number_first: bool) -> String {
+        self.results
+            .iter()
+            .copied()
+            .chain([("errors", self.errors)])
+            .map(|(w, n)| {
+                if number_first {
+                    format!("{n} {w}")
+                } else {
+                    format!("{w} {n}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 }
 
@@ -74,23 +92,30 @@ struct Done {
     line: usize,
 }
 
-fn worker(args: SolveArgs, jobs: Receiver<(usize, Problem)>, results: Sender<Done>) {
+fn worker<J: Job>(job: J, jobs: Receiver<(usize, Problem)>, results: Sender<Done>) {
     let mut solver: Option<Solver> = None;
     for (index, p) in jobs {
-        let s = solver.get_or_insert_with(|| Solver::new(solve::config(&args, Duration::ZERO)));
-        let r = solve::solve(s, &p, &args, &mut |_| {});
-        if r.as_ref().is_err_and(|e| e.starts_with("internal error")) {
+        let s = solver.get_or_insert_with(|| job.solver());
+        let r = job.search(s, &p);
+        if r.as_ref().is_err_and(|e| guard::is_internal(e)) {
             solver = None;
         } else if let Some(s) = solver.as_mut() {
             // Each problem starts from an empty table, so a result does not depend on
             // which problems came before it in the file.
             s.clear();
         }
+        let status = match &r {
+            Err(_) => Status::ERROR,
+            Ok(f) => Status {
+                result: Some(J::result_word(f)),
+                matched: J::matched(&p, f),
+            },
+        };
         let done = Done {
             index,
-            json: json_record(&p, &r),
-            status: status_of(&p, &r),
-            error: r.as_ref().err().cloned(),
+            json: job.json_record(&p, &r),
+            status,
+            error: r.err(),
             line: p.line,
         };
         if results.send(done).is_err() {
@@ -117,22 +142,20 @@ fn bar(t: &Tally, total: usize, start: Instant) -> String {
     const W: usize = 30;
     let filled = (t.done() * W).checked_div(total).unwrap_or(W);
     format!(
-        "\r[{}{}] {}/{}  mate {}  nomate {}  unknown {}  errors {}  {:.0}s ",
+        "\r[{}{}] {}/{}  {}  {:.0}s ",
         "#".repeat(filled),
         ".".repeat(W - filled),
         t.done(),
         total,
-        t.mate,
-        t.nomate,
-        t.unknown,
-        t.errors,
+        t.counts("  ", false),
         start.elapsed().as_secs_f64()
     )
 }
 
-/// Solves every problem of `source` (a path, or `-` for standard input). Returns the
-/// exit code: 0, 1 if some line was not a problem, 2 if the source could not be read.
-pub fn run(args: &SolveArgs, source: &str) -> i32 {
+/// Runs `job` on every problem of `source` (a path, or `-` for standard input). Returns
+/// the exit code: 0, 1 if some line was not a problem, 2 if the source could not be read.
+pub fn run<J: Job>(job: &J, source: &str) -> i32 {
+    let args = job.common();
     let text = match read_source(source) {
         Ok(t) => t,
         Err(e) => {
@@ -163,28 +186,18 @@ pub fn run(args: &SolveArgs, source: &str) -> i32 {
                 let _ = job_tx.send((index, p));
             }
             Line::Error(e) => {
-                let p = Problem {
-                    line,
-                    name: None,
-                    start: crate::command::Start::Startpos,
-                    moves: Vec::new(),
-                    expected_plies: None,
-                };
-                let r = Err(e.clone());
-                let mut o = super::json::Obj::new();
+                let mut o = Obj::new();
                 o.put("line", line as u64)
                     .put("result", "error")
                     .put("error", e.as_str());
-                pending.insert(
+                let done = Done {
                     index,
-                    Done {
-                        index,
-                        json: o.render(),
-                        status: status_of(&p, &r),
-                        error: Some(e),
-                        line,
-                    },
-                );
+                    json: o.render(),
+                    status: Status::ERROR,
+                    error: Some(e),
+                    line,
+                };
+                pending.insert(index, done);
             }
             Line::Skip => {}
         }
@@ -192,14 +205,14 @@ pub fn run(args: &SolveArgs, source: &str) -> i32 {
     drop(job_tx);
     let workers: Vec<_> = (0..args.jobs.min(total))
         .map(|_| {
-            let (a, rx, tx) = (args.clone(), job_rx.clone(), res_tx.clone());
-            std::thread::spawn(move || worker(a, rx, tx))
+            let (j, rx, tx) = (job.clone(), job_rx.clone(), res_tx.clone());
+            std::thread::spawn(move || worker(j, rx, tx))
         })
         .collect();
     drop(res_tx);
 
     let stdout = std::io::stdout();
-    let mut tally = Tally::default();
+    let mut tally = Tally::new(J::RESULTS);
     let mut next = 0;
     let mut flush_ready = |pending: &mut BTreeMap<usize, Done>, tally: &mut Tally| {
         while let Some(d) = pending.remove(&next) {
@@ -237,14 +250,13 @@ pub fn run(args: &SolveArgs, source: &str) -> i32 {
         eprintln!();
     }
     if !args.quiet {
-        let mut s = format!(
-            "{} problems: {} mate, {} nomate, {} unknown, {} errors",
-            total, tally.mate, tally.nomate, tally.unknown, tally.errors
-        );
+        let mut s = format!("{total} problems: {}", tally.counts(", ", true));
         if tally.with_expected > 0 {
             s.push_str(&format!(
-                "; {} of {} mates have the expected length",
-                tally.matched, tally.with_expected
+                "; {} of {} {}",
+                tally.matched,
+                tally.with_expected,
+                J::MATCHED
             ));
         }
         s.push_str(&format!("; {:.1} s", start.elapsed().as_secs_f64()));

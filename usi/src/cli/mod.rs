@@ -1,16 +1,23 @@
-//! The `kanju` command line: USI by default, `solve`, `perft`, `--help`.
+//! The `kanju` command line: USI by default, `solve`, `brinkmate`, `perft`, `--help`.
 
 mod args;
 mod batch;
+mod brinkmate;
+mod guard;
+mod job;
 mod json;
 mod problems;
 mod solve;
+mod stats;
 
-pub use args::{parse_duration, parse_solve, SolveArgs};
+pub use args::{
+    parse_brinkmate, parse_duration, parse_solve, BrinkmateArgs, CommonArgs, SolveArgs,
+};
 pub use problems::{parse_line, Line, Problem};
 
 use crate::frontend::{self, Flow, Identity};
 use crate::output::Output;
+use job::Job;
 use kanju_tsume::Solver;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -22,6 +29,7 @@ Kanju VERSION: a shogi mate (tsume) engine
 USAGE:
     kanju                          speak USI on stdin/stdout (for GUIs and scripts)
     kanju solve <SFEN | FILE> [OPTIONS]
+    kanju brinkmate <SFEN | FILE> [OPTIONS]
     kanju perft <DEPTH> [--sfen <SFEN>]
     kanju --help | --version
 
@@ -80,6 +88,28 @@ SOLVE:
     (the plies from the start, and when a deadline left a gap from the end, whose
     alternatives were all looked at), spare_pieces, reason, error, nodes, time_ms, nps.
 
+BRINKMATE:
+    Looks for a brinkmate (必至): a move after which every defence, counter-checks
+    included, is mated by checks, reached through checks and threatmates (詰めろ).
+    <SFEN>, <FILE> and '-' as for solve; a JSON record's 'answer_usi' is echoed.
+    --plies <N>        the longest brinkmate looked for, counting the attacker's last
+                       move: 1 (一手必至), 3 (三手必至), ...; odd, 1..=15  [default: 1]
+    --time <T>         time per problem, as for solve  [default: 10s]
+    --nodes <N>        node limit per problem
+    --hash <MiB>       table size per job  [default: 256]
+    --jobs <J>         problems searched at once (each with its own table)  [default: 1]
+    --json             print a single problem's result as JSON too
+    --quiet            no progress bar or summary
+
+    For one position Kanju prints the result (brinkmate, mate, no brinkmate (proven
+    within N plies), or unknown (why)), the line in USI and in Japanese notation, the
+    threatmates found at the root (詰めろ), for a brinkmate every defence with its mate,
+    nodes, time, nps. The search runs on one thread.
+    JSON fields: line, name, sfen, expected (the record's answer_usi: the expected first
+    move, null for none), result (brinkmate | mate | nobrinkmate | unknown | error),
+    max_plies, moves, kifu, plies, replies [{reply, mate}], threatmates, reason, error,
+    nodes, time_ms, nps.
+
 PERFT:
     kanju perft 3                  leaf count of the legal move tree from the start
     kanju perft 2 --sfen <SFEN>    from another position
@@ -118,6 +148,7 @@ pub fn main(args: &[String], version: &str) -> i32 {
             0
         }
         Some("solve") => solve_cmd(&args[1..], version),
+        Some("brinkmate") => brinkmate_cmd(&args[1..], version),
         Some("perft") => perft_cmd(&args[1..]),
         Some(other) => {
             eprintln!("kanju: unknown command '{other}' (see kanju --help)");
@@ -126,75 +157,92 @@ pub fn main(args: &[String], version: &str) -> i32 {
     }
 }
 
-fn solve_cmd(args: &[String], version: &str) -> i32 {
-    let a = match parse_solve(args) {
-        Ok(Some(a)) => a,
+/// What a subcommand's positional words name.
+enum Target<'a> {
+    /// A problem file, or `-` for standard input.
+    File(&'a str),
+    /// One position.
+    One(Problem),
+}
+
+/// Reads a subcommand's positional words: a single word that cannot be a position
+/// names a file. `Err` holds the exit code and the message.
+fn target(words: &[String]) -> Result<Target<'_>, (i32, String)> {
+    if let [word] = words {
+        if !word.contains(char::is_whitespace) && word != "startpos" {
+            return Ok(Target::File(word));
+        }
+    }
+    match parse_line(1, &words.join(" ")) {
+        Line::Problem(p) => Ok(Target::One(p)),
+        Line::Error(e) => Err((1, e)),
+        Line::Skip => Err((2, "no position given".into())),
+    }
+}
+
+/// Parses a subcommand's words with `parse`, then runs a file as a batch or hands one
+/// problem to `one`. Returns the exit code.
+fn subcommand<J: Job>(
+    args: &[String],
+    version: &str,
+    parse: fn(&[String]) -> Result<Option<J>, String>,
+    one: impl FnOnce(&J, Problem) -> i32,
+) -> i32 {
+    let job = match parse(args) {
+        Ok(Some(j)) => j,
         Ok(None) => {
             print!("{}", help(version));
             return 0;
         }
         Err(e) => {
-            eprintln!("kanju solve: {e}");
+            eprintln!("kanju {}: {e}", J::COMMAND);
             return 2;
         }
     };
-    if a.target.len() == 1
-        && !a.target[0].contains(char::is_whitespace)
-        && a.target[0] != "startpos"
-    {
-        return batch::run(&a, &a.target[0]);
+    match target(&job.common().target) {
+        Ok(Target::File(source)) => batch::run(&job, source),
+        Ok(Target::One(p)) => one(&job, p),
+        Err((code, e)) => {
+            eprintln!("kanju {}: {e}", J::COMMAND);
+            code
+        }
     }
-    let text = a.target.join(" ");
-    let p = match parse_line(1, &text) {
-        Line::Problem(p) => p,
-        Line::Error(e) => {
-            eprintln!("kanju solve: {e}");
-            return 1;
-        }
-        Line::Skip => {
-            eprintln!("kanju solve: no position given");
-            return 2;
-        }
-    };
-    let live = !a.quiet && !a.json && std::io::stderr().is_terminal();
-    let interval = if live {
-        Duration::from_secs(1)
-    } else {
-        Duration::ZERO
-    };
-    let mut solver = Solver::new(solve::config(&a, interval));
-    let mut show = |pr: &kanju_tsume::Progress| {
+}
+
+fn solve_cmd(args: &[String], version: &str) -> i32 {
+    subcommand(args, version, parse_solve, |a: &SolveArgs, p| {
+        let live = !a.common.quiet && !a.common.json && std::io::stderr().is_terminal();
+        let interval = if live {
+            Duration::from_secs(1)
+        } else {
+            Duration::ZERO
+        };
+        let mut solver = Solver::new(solve::config(a, interval));
+        let mut show = |pr: &kanju_tsume::Progress| {
+            if live {
+                eprint!(
+                    "\r\x1b[Knodes {}  nps {}  hashfull {}  time {:.1}s",
+                    pr.nodes,
+                    pr.nps,
+                    pr.hashfull,
+                    pr.elapsed.as_secs_f64()
+                );
+            }
+        };
+        let r = solve::solve(&mut solver, &p, a, &mut show);
         if live {
-            eprint!(
-                "\r\x1b[Knodes {}  nps {}  hashfull {}  time {:.1}s",
-                pr.nodes,
-                pr.nps,
-                pr.hashfull,
-                pr.elapsed.as_secs_f64()
-            );
+            eprint!("\r\x1b[K");
         }
-    };
-    let r = solve::solve(&mut solver, &p, &a, &mut show);
-    if live {
-        eprint!("\r\x1b[K");
-    }
-    match r {
-        Err(e) => {
-            eprintln!("kanju solve: {e}");
-            if a.json {
-                println!("{}", solve::json_record(&p, &Err(e)));
-            }
-            1
-        }
-        Ok(s) => {
-            if a.json {
-                println!("{}", solve::json_record(&p, &Ok(s)));
-            } else {
-                println!("{}", solve::text_report(&p, &s));
-            }
-            0
-        }
-    }
+        job::print_one(a, &p, r)
+    })
+}
+
+fn brinkmate_cmd(args: &[String], version: &str) -> i32 {
+    // The brinkmate search reports no progress, so there is no live line to show.
+    subcommand(args, version, parse_brinkmate, |a: &BrinkmateArgs, p| {
+        let r = a.search(&mut a.solver(), &p);
+        job::print_one(a, &p, r)
+    })
 }
 
 fn perft_cmd(args: &[String]) -> i32 {
@@ -269,8 +317,20 @@ fn perft_cmd(args: &[String]) -> i32 {
             1
         }
         Err(p) => {
-            eprintln!("kanju perft: internal error: {}", solve::panic_text(&*p));
+            eprintln!("kanju perft: internal error: {}", guard::panic_text(&*p));
             1
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kanju_tsume::BrinkmateLimits;
+
+    #[test]
+    fn help_gives_the_plies_the_search_allows() {
+        let range = format!("odd, 1..={}", BrinkmateLimits::MAX_PLIES);
+        assert!(HELP.contains(&range), "HELP should say {range}");
     }
 }

@@ -1,7 +1,10 @@
 //! Reading problems from text: a bare SFEN, `sfen …`, `position sfen … [moves …]`,
 //! `position startpos …`, or a JSON object with a `sfen` field (the shared problem files).
 
+use super::guard;
 use crate::command::Start;
+use crate::frontend::build_position;
+use kanju_engine::Position;
 use serde_json::Value;
 
 /// One problem to solve.
@@ -17,6 +20,10 @@ pub struct Problem {
     pub moves: Vec<String>,
     /// The `mate_plies` field of a JSON record, echoed in the result.
     pub expected_plies: Option<u64>,
+    /// The `answer_usi` field of a JSON record (the hisshi files' expected first move),
+    /// echoed in a brinkmate result: `Some(None)` when it is null, as it is for a
+    /// position that has no brinkmate; `None` when the record has no such field.
+    pub expected_move: Option<Option<String>>,
 }
 
 impl Problem {
@@ -32,6 +39,15 @@ impl Problem {
             format!("{base} moves {}", self.moves.join(" "))
         }
     }
+
+    /// The position, built and checked as the USI `position` command does it. `Err`
+    /// says what is wrong with it.
+    pub fn position(&self) -> Result<Position, String> {
+        guard::catching("reading the position", || {
+            build_position(&self.start, &self.moves)
+        })?
+        .map_err(|e| format!("bad position: {e}"))
+    }
 }
 
 /// What a line holds.
@@ -45,12 +61,15 @@ pub enum Line {
     Error(String),
 }
 
-fn parse_position_text(
-    line: usize,
-    text: &str,
+/// What a JSON record says besides its position.
+#[derive(Default)]
+struct Fields {
     name: Option<String>,
-    expected: Option<u64>,
-) -> Line {
+    expected_plies: Option<u64>,
+    expected_move: Option<Option<String>>,
+}
+
+fn parse_position_text(line: usize, text: &str, fields: Fields) -> Line {
     let mut t = text.trim();
     t = t.strip_prefix("position").map(str::trim_start).unwrap_or(t);
     t = t.strip_prefix("sfen ").map(str::trim_start).unwrap_or(t);
@@ -75,10 +94,11 @@ fn parse_position_text(
     };
     Line::Problem(Problem {
         line,
-        name,
+        name: fields.name,
         start,
         moves,
-        expected_plies: expected,
+        expected_plies: fields.expected_plies,
+        expected_move: fields.expected_move,
     })
 }
 
@@ -98,7 +118,7 @@ pub fn parse_line(line: usize, text: &str) -> Line {
         return Line::Skip;
     }
     if !t.starts_with('{') {
-        return parse_position_text(line, t, None, None);
+        return parse_position_text(line, t, Fields::default());
     }
     let v: Value = match serde_json::from_str(t) {
         Ok(v) => v,
@@ -107,9 +127,18 @@ pub fn parse_line(line: usize, text: &str) -> Line {
     let Some(sfen) = v.get("sfen").and_then(Value::as_str) else {
         return Line::Error("a JSON record needs a string field 'sfen'".into());
     };
-    let name = v.get("name").and_then(Value::as_str).map(String::from);
-    let expected = v.get("mate_plies").and_then(Value::as_u64);
-    parse_position_text(line, sfen, name, expected)
+    let fields = Fields {
+        name: v.get("name").and_then(Value::as_str).map(String::from),
+        expected_plies: v.get("mate_plies").and_then(Value::as_u64),
+        // Present but neither a string nor null (a typo, a list) is taken as absent
+        // rather than as "no brinkmate", which would claim more than the file says.
+        expected_move: match v.get("answer_usi") {
+            Some(Value::String(m)) => Some(Some(m.clone())),
+            Some(Value::Null) => Some(None),
+            _ => None,
+        },
+    };
+    parse_position_text(line, sfen, fields)
 }
 
 #[cfg(test)]
@@ -146,6 +175,21 @@ mod tests {
             panic!()
         };
         assert_eq!((p.name.as_deref(), p.expected_plies), (Some("n"), Some(7)));
+        assert_eq!(p.expected_move, None);
+    }
+
+    #[test]
+    fn hisshi_records_carry_their_answer() {
+        let sfen = "9/9/9/9/9/9/9/9/9 b - 1";
+        let answer = |text: String| match parse_line(1, &text) {
+            Line::Problem(p) => p.expected_move,
+            other => panic!("{text}: {other:?}"),
+        };
+        let given = format!(r#"{{"sfen":"{sfen}","answer_usi":"G*2b","line":["G*2b"]}}"#);
+        assert_eq!(answer(given), Some(Some("G*2b".to_string())));
+        let none = format!(r#"{{"sfen":"{sfen}","answer_usi":null}}"#);
+        assert_eq!(answer(none), Some(None));
+        assert_eq!(answer(sfen.to_string()), None);
     }
 
     #[test]

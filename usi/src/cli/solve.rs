@@ -1,15 +1,16 @@
 //! Solving one problem and describing the result, as text for people and as one JSON
 //! object for scripts.
 
-use super::args::SolveArgs;
+use super::args::{CommonArgs, SolveArgs};
+use super::guard::{self, kifu_or_usi};
+use super::job::Job;
 use super::json::Obj;
 use super::problems::Problem;
-use crate::frontend::build_position;
+use super::stats;
 use crate::notation;
 use crate::report::{self, unknown_reason};
-use kanju_engine::{Move, Position};
+use kanju_engine::Position;
 use kanju_tsume::{Config, Cook, Limits, Outcome, Progress, RootMode, Solution, Solver};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -27,7 +28,7 @@ pub struct Solved {
 pub fn config(args: &SolveArgs, progress_interval: Duration) -> Config {
     Config {
         threads: args.threads,
-        hash_mb: args.hash_mb,
+        hash_mb: args.common.hash_mb,
         progress_interval,
         generate_all_moves: true,
         spare_rule: args.spare_rule,
@@ -35,13 +36,6 @@ pub fn config(args: &SolveArgs, progress_interval: Duration) -> Config {
         main_line: !args.proof_only,
         seed: args.seed,
     }
-}
-
-pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 /// Builds the problem's position and solves it. `Err` names what went wrong, for the
@@ -53,9 +47,7 @@ pub fn solve(
     args: &SolveArgs,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Solved, String> {
-    let pos = catch_unwind(AssertUnwindSafe(|| build_position(&p.start, &p.moves)))
-        .map_err(|e| format!("internal error reading the position: {}", panic_text(&*e)))?
-        .map_err(|e| format!("bad position: {e}"))?;
+    let pos = p.position()?;
     // As over USI (RootIsAndNodeIfChecked): a side to move in check defends.
     let root = if args.defender_root {
         RootMode::Defender
@@ -63,23 +55,55 @@ pub fn solve(
         RootMode::DefenderIfInCheck
     };
     let limits = Limits {
-        time: args.time,
-        nodes: args.nodes,
+        time: args.common.time,
+        nodes: args.common.nodes,
         max_mate_len: None,
         root,
     };
     let stop = AtomicBool::new(false);
-    let sol = catch_unwind(AssertUnwindSafe(|| {
+    let sol = guard::catching("in the solver", || {
         solver.solve(&pos, &limits, &stop, progress)
-    }))
-    .map_err(|e| format!("internal error in the solver: {}", panic_text(&*e)))?;
+    })?;
     let defends = report::root_defends(root, &pos);
     Ok(Solved { pos, sol, defends })
 }
 
-fn kifu_or_usi(pos: &Position, moves: &[Move]) -> Vec<String> {
-    catch_unwind(AssertUnwindSafe(|| notation::kifu_line(pos, moves)))
-        .unwrap_or_else(|_| moves.iter().map(|m| m.to_usi()).collect())
+impl Job for SolveArgs {
+    type Found = Solved;
+    const COMMAND: &'static str = "solve";
+    const RESULTS: &'static [&'static str] = &["mate", "nomate", "unknown"];
+    const MATCHED: &'static str = "mates have the expected length";
+
+    fn common(&self) -> &CommonArgs {
+        &self.common
+    }
+
+    fn solver(&self) -> Solver {
+        Solver::new(config(self, Duration::ZERO))
+    }
+
+    fn search(&self, solver: &mut Solver, p: &Problem) -> Result<Solved, String> {
+        solve(solver, p, self, &mut |_| {})
+    }
+
+    fn json_record(&self, p: &Problem, r: &Result<Solved, String>) -> String {
+        json_record(p, r)
+    }
+
+    fn text_report(&self, p: &Problem, found: &Solved) -> String {
+        text_report(p, found)
+    }
+
+    fn result_word(found: &Solved) -> &'static str {
+        result_word(&found.sol.outcome)
+    }
+
+    fn matched(p: &Problem, found: &Solved) -> Option<bool> {
+        match &found.sol.outcome {
+            Outcome::Mate(line) => p.expected_plies.map(|e| e == line.len() as u64),
+            Outcome::NoMate | Outcome::Unknown(_) => None,
+        }
+    }
 }
 
 /// A cook described in both notations.
@@ -107,7 +131,7 @@ fn cook_texts(s: &Solved, list: &[Cook]) -> Vec<CookText> {
     };
     list.iter()
         .map(|c| {
-            let kifu = catch_unwind(AssertUnwindSafe(|| {
+            let kifu = guard::catching("writing the kifu", || {
                 let mut pos = s.pos.clone();
                 for &m in line.iter().take(c.ply) {
                     pos.do_move(m);
@@ -122,7 +146,7 @@ fn cook_texts(s: &Solved, list: &[Cook]) -> Vec<CookText> {
                     format!("{mark}{}", notation::kifu_move(&pos, c.main, prev)),
                     format!("{mark}{}", notation::kifu_move(&pos, c.alternative, prev)),
                 )
-            }));
+            });
             let (main_kifu, alternative_kifu) =
                 kifu.unwrap_or_else(|_| (c.main.to_usi(), c.alternative.to_usi()));
             CookText {
@@ -134,10 +158,6 @@ fn cook_texts(s: &Solved, list: &[Cook]) -> Vec<CookText> {
             }
         })
         .collect()
-}
-
-fn nps(s: &Solution) -> u64 {
-    (s.nodes as u128 * 1_000_000 / s.elapsed.as_micros().max(1)) as u64
 }
 
 fn result_word(o: &Outcome) -> &'static str {
@@ -205,15 +225,7 @@ pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
             if s.defends {
                 o.put("defender_root", true);
             }
-            o.put("nodes", s.sol.nodes)
-                .put(
-                    "time_ms",
-                    (s.sol.elapsed.as_secs_f64() * 10_000.0).round() / 10.0,
-                )
-                .put("nps", nps(&s.sol));
-            if let Some(d) = s.sol.decided_after {
-                o.put("decided_ms", (d.as_secs_f64() * 10_000.0).round() / 10.0);
-            }
+            stats::put_json(&mut o, s.sol.nodes, s.sol.elapsed, s.sol.decided_after);
         }
     }
     o.render()
@@ -277,11 +289,10 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
         Outcome::NoMate => out.push("result:    no mate (proven)".to_string()),
         Outcome::Unknown(r) => out.push(format!("result:    unknown: {}", unknown_reason(*r))),
     }
-    out.push(format!("nodes:     {}", s.sol.nodes));
-    out.push(format!("time:      {:.3} s", s.sol.elapsed.as_secs_f64()));
-    if let Some(d) = s.sol.decided_after {
-        out.push(format!("decided:   {:.3} s", d.as_secs_f64()));
-    }
-    out.push(format!("nps:       {}", nps(&s.sol)));
+    out.extend(stats::text_lines(
+        s.sol.nodes,
+        s.sol.elapsed,
+        s.sol.decided_after,
+    ));
     out.join("\n")
 }
