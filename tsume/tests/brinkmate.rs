@@ -275,3 +275,20 @@ fn endgame_positions() {
         }
     }
 }
+
+/// The fewest attacker moves come first: asked for up to 5 plies, a position with a
+/// one-move brinkmate gets that one, not a longer line df-pn met first.
+#[test]
+fn the_shortest_brinkmate_is_reported() {
+    let mut s = solver();
+    let p = hisshi_file("hisshi.jsonl")
+        .into_iter()
+        .find(|p| p.name.contains("test_proof1tesuki2"))
+        .expect("the OSL position");
+    let pos = position(&p);
+    let result = brinkmate(&mut s, &pos, 5);
+    let BrinkmateOutcome::Brinkmate(line) = &result.outcome else {
+        panic!("{:?}", result.outcome);
+    };
+    assert_eq!(usi(line), ["2d2c+"]);
+}

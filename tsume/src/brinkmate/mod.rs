@@ -13,6 +13,9 @@
 //! mate is looked for first. A quiet move that lets the defender mate is refuted
 //! at once, as the naive attack of the paper's Figure 3 is.
 //!
+//! The root is searched with one attacker move left, then two, and so on: the shortest
+//! brinkmate is the one reported.
+//!
 //! Every answer rests on tsume proofs whose lines were replayed: a brinkmate is reported
 //! only with a verified mate after each of the defender's replies to its last move.
 
@@ -60,8 +63,8 @@ impl Default for BrinkmateLimits {
 pub enum BrinkmateOutcome {
     /// The side to move mates by checks: a replayed tsume line, as [`crate::Outcome::Mate`].
     Mate(Vec<Move>),
-    /// A brinkmate within the plies: the main line, ending with the attacker's move that
-    /// leaves every defender reply mated. The attacker's earlier moves are checks or
+    /// A brinkmate within the plies, the fewest attacker moves first: the main line,
+    /// ending with the attacker's move that leaves every defender reply mated. The attacker's earlier moves are checks or
     /// threatmates; the defender's are his longest resistance the search found.
     Brinkmate(Vec<Move>),
     /// Proven: no mate by checks, and no brinkmate tree within the plies. Like λ-search,
