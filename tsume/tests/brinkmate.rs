@@ -292,3 +292,31 @@ fn the_shortest_brinkmate_is_reported() {
     };
     assert_eq!(usi(line), ["2d2c+"]);
 }
+
+/// A limit ends the search as unknown, never as "no brinkmate": here a full-board
+/// position that three plies do not settle, cut by nodes and by the stop flag.
+#[test]
+fn limits_end_in_unknown() {
+    use kanju_tsume::UnknownReason;
+    let mut s = solver();
+    let p = hisshi_file("tsumero.jsonl")
+        .into_iter()
+        .find(|p| p.name.ends_with("88um"))
+        .expect("OSL's 88um");
+    let pos = position(&p);
+    let limits = BrinkmateLimits {
+        time: None,
+        nodes: Some(20_000),
+        max_plies: 3,
+    };
+    let found = s.brinkmate(&pos, &limits, &AtomicBool::new(false));
+    assert_eq!(
+        found.outcome,
+        BrinkmateOutcome::Unknown(UnknownReason::Nodes)
+    );
+    let stopped = s.brinkmate(&pos, &limits, &AtomicBool::new(true));
+    assert_eq!(
+        stopped.outcome,
+        BrinkmateOutcome::Unknown(UnknownReason::Stopped)
+    );
+}
