@@ -22,13 +22,18 @@
 //! - **answer**: the whole solve a GUI waits for, main line included, under the classical
 //!   collections' rules (Classical, AnyLength), one thread, 1 GiB: the length printed,
 //!   whether it was shown exact, and the time.
+//! - **brinkmate**: `Solver::brinkmate` on positions of `shared/problems/hisshi/`, one
+//!   thread, 256 MiB: the nodes (the same in every run) and the time.
 //!
 //! Every result is also printed as one `BENCH group/problem key=value …` line for scripts.
 //! A run whose outcome is not the problem's known one, or an answer whose length is not
 //! the published one, stops the benchmark: a fast wrong answer is not a speed.
 
 use kanju_engine::Position;
-use kanju_tsume::{Config, FutileRule, Limits, Outcome, Solution, Solver, SpareRule};
+use kanju_tsume::{
+    BrinkmateLimits, BrinkmateOutcome, BrinkmateSolution, Config, FutileRule, Limits, Outcome,
+    Solution, Solver, SpareRule,
+};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -116,6 +121,44 @@ const ANSWERS: &[Problem] = &[
     },
 ];
 
+/// A brinkmate position and what it must give.
+struct Brink {
+    name: &'static str,
+    sfen: &'static str,
+    /// The plies searched.
+    plies: u32,
+    /// The brinkmate's length; `None` for a position proven to have none.
+    line: Option<usize>,
+}
+
+/// Brinkmate searches of 0.1 to 1 s (the hisshi file's names).
+const BRINKS: &[Brink] = &[
+    Brink {
+        name: "osl-1tesuki2",
+        sfen: "8k/9/7g1/7P1/9/9/PPPP5/RLG6/KGRG5 b 4S2b4n3l13p 1",
+        plies: 5,
+        line: Some(1),
+    },
+    Brink {
+        name: "proverb1",
+        sfen: "2R2g1nl/3+P1sk2/5p1p1/6p1p/5P1P1/9/9/9/9 b G 1",
+        plies: 3,
+        line: Some(3),
+    },
+    Brink {
+        name: "proverb2",
+        sfen: "5R1nl/4g2k1/4pp1g1/6pPp/5Ps2/8P/9/9/8L b 2g 1",
+        plies: 3,
+        line: Some(3),
+    },
+    Brink {
+        name: "osl-2tesuki1",
+        sfen: "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b B 1",
+        plies: 3,
+        line: None,
+    },
+];
+
 fn runs() -> usize {
     std::env::var("KANJU_BENCH_RUNS")
         .ok()
@@ -171,7 +214,7 @@ fn config(threads: usize, hash_mb: usize, main_line: bool) -> Config {
 fn proof(filters: &[String]) {
     let mut solver = Solver::new(config(1, 256, false));
     let mut rates = Vec::new();
-    for p in PROOFS.iter().filter(|p| wanted(filters, "proof", p)) {
+    for p in PROOFS.iter().filter(|p| wanted(filters, "proof", p.name)) {
         let sols: Vec<Solution> = (0..runs()).map(|_| solve(&mut solver, p)).collect();
         let nodes = sols[0].nodes;
         let same = sols.iter().all(|s| s.nodes == nodes);
@@ -206,7 +249,7 @@ fn threads(filters: &[String]) {
     let mut one = Solver::new(config(1, 1024, false));
     let mut two = Solver::new(config(2, 1024, false));
     let mut speedups = Vec::new();
-    for p in PROOFS.iter().filter(|p| wanted(filters, "threads", p)) {
+    for p in PROOFS.iter().filter(|p| wanted(filters, "threads", p.name)) {
         let (mut t1, mut t2) = (Vec::new(), Vec::new());
         for i in 0..runs() {
             // Alternate which goes first so neither always meets a warmer machine.
@@ -244,7 +287,7 @@ fn threads(filters: &[String]) {
 
 fn answer(filters: &[String]) {
     let mut solver = Solver::new(config(1, 1024, true));
-    for p in ANSWERS.iter().filter(|p| wanted(filters, "answer", p)) {
+    for p in ANSWERS.iter().filter(|p| wanted(filters, "answer", p.name)) {
         let sols: Vec<Solution> = (0..runs()).map(|_| solve(&mut solver, p)).collect();
         let secs = median(sols.iter().map(|s| s.elapsed.as_secs_f64()).collect());
         let proof = median(
@@ -279,16 +322,69 @@ fn answer(filters: &[String]) {
     }
 }
 
+/// One brinkmate search on a cleared table, checked against the position's known answer.
+fn brinkmate(solver: &mut Solver, b: &Brink) -> BrinkmateSolution {
+    let pos = Position::from_sfen(b.sfen).expect("a benchmark position is valid");
+    solver.clear();
+    let limits = BrinkmateLimits {
+        time: Some(Duration::from_secs(120)),
+        nodes: None,
+        max_plies: b.plies,
+    };
+    let found = solver.brinkmate(&pos, &limits, &AtomicBool::new(false));
+    let ok = match (&found.outcome, b.line) {
+        (BrinkmateOutcome::Brinkmate(line), Some(n)) => line.len() == n,
+        (BrinkmateOutcome::NoBrinkmate, None) => true,
+        _ => false,
+    };
+    assert!(
+        ok,
+        "{}: {:?} where {:?} is known",
+        b.name, found.outcome, b.line
+    );
+    found
+}
+
+fn brinkmates(filters: &[String]) {
+    let mut solver = Solver::new(config(1, 256, false));
+    for b in BRINKS
+        .iter()
+        .filter(|b| wanted(filters, "brinkmate", b.name))
+    {
+        let found: Vec<BrinkmateSolution> =
+            (0..runs()).map(|_| brinkmate(&mut solver, b)).collect();
+        let nodes = found[0].nodes;
+        let same = found.iter().all(|f| f.nodes == nodes);
+        let secs = median(found.iter().map(|f| f.elapsed.as_secs_f64()).collect());
+        println!(
+            "brinkmate {:<12} {} plies {:>10} nodes {:>8.3} s{}",
+            b.name,
+            b.plies,
+            nodes,
+            secs,
+            if same {
+                ""
+            } else {
+                "  (nodes differ between runs!)"
+            }
+        );
+        println!(
+            "BENCH brinkmate/{} nodes={nodes} seconds={secs:.4} same_nodes={same}",
+            b.name
+        );
+    }
+}
+
 /// The groups, by name.
-const GROUPS: [&str; 3] = ["proof", "threads", "answer"];
+const GROUPS: [&str; 4] = ["proof", "threads", "answer", "brinkmate"];
 
 /// Whether problem `p` runs in `group`: filters that name a group pick groups, the others
 /// pick problems by part of their name, and no filter of a kind means all of that kind.
-fn wanted(filters: &[String], group: &str, p: &Problem) -> bool {
+fn wanted(filters: &[String], group: &str, name: &str) -> bool {
     let (groups, names): (Vec<&String>, Vec<&String>) =
         filters.iter().partition(|f| GROUPS.contains(&f.as_str()));
     (groups.is_empty() || groups.iter().any(|g| g.as_str() == group))
-        && (names.is_empty() || names.iter().any(|n| p.name.contains(n.as_str())))
+        && (names.is_empty() || names.iter().any(|n| name.contains(n.as_str())))
 }
 
 fn main() {
@@ -300,4 +396,5 @@ fn main() {
     proof(&filters);
     threads(&filters);
     answer(&filters);
+    brinkmates(&filters);
 }
