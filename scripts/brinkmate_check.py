@@ -8,9 +8,11 @@ every answer:
   its end, and each reply's mate replays: every attacker move legal and checking, the
   end mate;
 - mate: the line replays as a mate;
+- each other first move Kanju reports (`alternatives`, one-move brinkmates here) is
+  checked with cshogi's df-pn on every reply;
 - a record's expected answer (`answer_usi`) that differs from Kanju's first move is
-  itself checked as a one-move brinkmate with cshogi's df-pn on every reply, and
-  reported as an alternative when it is one.
+  itself checked as a one-move brinkmate the same way, and reported as an alternative
+  when it is one.
 No brinkmate and unknown are only counted: cshogi's df-pn gives no disproofs to compare.
 
     python3 scripts/brinkmate_check.py ../shared/problems/hisshi/hisshi.jsonl --plies 3
@@ -150,6 +152,13 @@ def main():
             else:
                 unsound += 1
                 note = "UNSOUND: the mate does not replay"
+        if result == "brinkmate" and len(r["moves"]) == 1:
+            for alt in r.get("alternatives", []):
+                if book_answer_is_brinkmate(r["sfen"], alt, a.nodes) is not True:
+                    unsound += 1
+                    note += f"; UNSOUND: the alternative {alt} is not confirmed by cshogi"
+            if r.get("alternatives"):
+                note += f"; alternatives {' '.join(r['alternatives'])}"
         expected = r.get("expected")
         first = (r.get("moves") or [None])[0]
         if expected and first and expected != first and result == "brinkmate":

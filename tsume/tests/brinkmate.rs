@@ -320,3 +320,41 @@ fn limits_end_in_unknown() {
         BrinkmateOutcome::Unknown(UnknownReason::Stopped)
     );
 }
+
+/// The other first moves (別解) reported are brinkmates too, by the definition: OSL's
+/// proof1tesuki3 has two (the silver or the king takes on 5i; the book gives the king),
+/// and gpsshogi's yose has its answer's twin unpromoted and the quiet knight drops.
+#[test]
+fn alternatives_are_brinkmates_too() {
+    let mut s = solver();
+    let mut c = checker();
+    let wanted = [
+        ("hisshi.jsonl", "test_proof1tesuki3", "6i5i"),
+        ("endgame.jsonl", "-yose", "N*7e"),
+    ];
+    for (file, name, alternative) in wanted {
+        let p = hisshi_file(file)
+            .into_iter()
+            .find(|p| p.name.contains(name))
+            .expect("the position");
+        let pos = position(&p);
+        let found = brinkmate(&mut s, &pos, 1);
+        let alternatives = usi(&found.alternatives);
+        assert!(
+            alternatives.contains(&alternative.to_string()),
+            "{name}: {alternatives:?}"
+        );
+        for &m in &found.alternatives {
+            let after = pos.play(m);
+            for r in legal_moves(&after) {
+                assert_eq!(
+                    mates(&mut c, &after.play(r)),
+                    Some(true),
+                    "{name}: {} {}",
+                    m.to_usi(),
+                    r.to_usi()
+                );
+            }
+        }
+    }
+}

@@ -27,11 +27,7 @@ pub(super) fn proven(
     left: u32,
 ) -> (BrinkmateOutcome, Vec<ReplyMate>) {
     s.oracle.extend(Instant::now() + GRACE, GRACE_NODES);
-    let mut v = Verifier {
-        s,
-        lines: HashMap::new(),
-        done: HashSet::new(),
-    };
+    let mut v = Verifier::new(s);
     if v.s.oracle.known(root) == Some(Verdict::Mate) {
         return match v.s.oracle.mate_line(root) {
             Some(line) => (BrinkmateOutcome::Mate(line), Vec::new()),
@@ -120,7 +116,7 @@ fn unverified(s: &Search) -> (BrinkmateOutcome, Vec<ReplyMate>) {
 
 /// The legal moves, promotions first: where a piece wins promoted or not, the line
 /// shows the promotion.
-fn legal_moves(pos: &Position) -> Vec<Move> {
+pub(super) fn legal_moves(pos: &Position) -> Vec<Move> {
     let mut moves = MoveList::new();
     pos.legal_moves_with(GenMode::All, &mut moves);
     let mut moves = moves.as_slice().to_vec();
@@ -129,7 +125,7 @@ fn legal_moves(pos: &Position) -> Vec<Move> {
 }
 
 /// Walks a proof tree again, replaying its mates.
-struct Verifier<'s, 'a> {
+pub(super) struct Verifier<'s, 'a> {
     s: &'s mut Search<'a>,
     /// The replayed mate of each tsume leaf, by position key.
     lines: HashMap<u64, Vec<Move>>,
@@ -137,7 +133,23 @@ struct Verifier<'s, 'a> {
     done: HashSet<(u64, u32)>,
 }
 
-impl Verifier<'_, '_> {
+impl<'s, 'a> Verifier<'s, 'a> {
+    pub fn new(s: &'s mut Search<'a>) -> Verifier<'s, 'a> {
+        Verifier {
+            s,
+            lines: HashMap::new(),
+            done: HashSet::new(),
+        }
+    }
+
+    /// Whether every legal reply in the defender node `pos` leads to a verified win
+    /// with `left` attacker moves left.
+    pub fn defence(&mut self, pos: &Position, left: u32) -> bool {
+        legal_moves(pos)
+            .into_iter()
+            .all(|r| self.tree(&pos.play(r), left))
+    }
+
     /// A proven attacker move at `pos`, by the tree's numbers.
     fn proven_move(&self, pos: &Position, left: u32) -> Option<Move> {
         if left == 0 {
@@ -169,9 +181,6 @@ impl Verifier<'_, '_> {
         let Some(m) = self.proven_move(pos, left) else {
             return false;
         };
-        let after = pos.play(m);
-        legal_moves(&after)
-            .into_iter()
-            .all(|r| self.tree(&after.play(r), left - 1))
+        self.defence(&pos.play(m), left - 1)
     }
 }

@@ -19,6 +19,7 @@
 //! Every answer rests on tsume proofs whose lines were replayed: a brinkmate is reported
 //! only with a verified mate after each of the defender's replies to its last move.
 
+mod alternatives;
 mod line;
 mod nodes;
 mod oracle;
@@ -92,6 +93,12 @@ pub struct BrinkmateSolution {
     pub outcome: BrinkmateOutcome,
     /// For a brinkmate: every legal defender reply to its last move, each with its mate.
     pub replies: Vec<ReplyMate>,
+    /// For a brinkmate: the root's other moves that also win with as few attacker moves
+    /// (別解, what a composer checks a brinkmate problem for), each proof replayed.
+    pub alternatives: Vec<Move>,
+    /// For a brinkmate: the root's other moves that might, and that the limits left
+    /// undecided. Empty with `alternatives`, the brinkmate is the only first move.
+    pub alternatives_undecided: Vec<Move>,
     /// The root's quiet moves proven to be threatmates (詰めろ), whether or not they lead
     /// to a brinkmate; empty when the root has a mate by checks or the search did not get
     /// that far.

@@ -79,12 +79,10 @@ impl<'a> Oracle<'a> {
         }
     }
 
-    /// Gives the searches that rebuild lines after the search `more` time past now (when
-    /// there was a deadline) and at least `nodes`.
+    /// Gives the searches that rebuild lines after the search until at least `deadline`
+    /// (when there was one) and at least `nodes`.
     pub fn extend(&mut self, deadline: Instant, nodes: u64) {
-        if self.deadline.is_some() {
-            self.deadline = Some(deadline);
-        }
+        self.deadline = self.deadline.map(|d| d.max(deadline));
         self.left = self.left.max(nodes);
     }
 

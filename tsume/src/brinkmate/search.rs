@@ -13,6 +13,7 @@
 //! looks dearer the longer it has run, and is given four times its nodes each time df-pn
 //! comes back to it.
 
+use super::alternatives::{self, Alternatives};
 use super::line;
 use super::nodes::{NodeMap, Numbers, INF};
 use super::oracle::{Oracle, Verdict};
@@ -86,7 +87,17 @@ pub(super) struct Search<'a> {
     stop: &'a AtomicBool,
     /// Why the search was cut, if it was.
     pub cut: Option<UnknownReason>,
+    /// Where [`Search::settle`] stops, in nodes spent.
+    soft_limit: u64,
     asked: Asked,
+}
+
+/// What the root's search found.
+struct Root {
+    outcome: BrinkmateOutcome,
+    replies: Vec<super::ReplyMate>,
+    /// The attacker moves of the brinkmate found (0 without one).
+    moves: u32,
 }
 
 /// Runs a brinkmate search of `pos`. See [`crate::Solver::brinkmate`].
@@ -102,20 +113,16 @@ pub(crate) fn run(
     // An even count is the odd one below it: the last ply is always the attacker's.
     let plies = limits.max_plies.clamp(1, BrinkmateLimits::MAX_PLIES);
     let left = (plies - (1 - plies % 2)).div_ceil(2);
-    let finish = |outcome, replies, threatmates, nodes| BrinkmateSolution {
-        outcome,
-        replies,
-        threatmates,
-        nodes,
-        elapsed: start.elapsed(),
-    };
     if pos.king_square(attacker.flip()).is_none() {
-        return finish(
-            BrinkmateOutcome::Unknown(UnknownReason::NotApplicable),
-            Vec::new(),
-            Vec::new(),
-            0,
-        );
+        return BrinkmateSolution {
+            outcome: BrinkmateOutcome::Unknown(UnknownReason::NotApplicable),
+            replies: Vec::new(),
+            alternatives: Vec::new(),
+            alternatives_undecided: Vec::new(),
+            threatmates: Vec::new(),
+            nodes: 0,
+            elapsed: start.elapsed(),
+        };
     }
     table.new_search();
     // The brinkmate tree and the verdicts take the main line's share of the memory, about
@@ -137,9 +144,16 @@ pub(crate) fn run(
                     deadline,
                     stop,
                     cut: None,
+                    soft_limit: u64::MAX,
                     asked: Asked::default(),
                 };
-                let (outcome, replies) = s.solve_root(pos, left);
+                let root = s.solve_root(pos, left);
+                let others = match &root.outcome {
+                    BrinkmateOutcome::Brinkmate(line) => {
+                        alternatives::find(&mut s, pos, line[0], root.moves)
+                    }
+                    _ => Alternatives::default(),
+                };
                 let a = &s.asked;
                 log::debug!(
                     "brinkmate: {} tree nodes; tsume searches (calls, nodes): own mate {} {}, \
@@ -153,8 +167,15 @@ pub(crate) fn run(
                     a.nodes[2]
                 );
                 let threatmates = line::threatmates(&mut s, pos);
-                let nodes = s.expansions + s.oracle.spent;
-                finish(outcome, replies, threatmates, nodes)
+                BrinkmateSolution {
+                    outcome: root.outcome,
+                    replies: root.replies,
+                    alternatives: others.found,
+                    alternatives_undecided: others.undecided,
+                    threatmates,
+                    nodes: s.spent(),
+                    elapsed: start.elapsed(),
+                }
             })
             .expect("spawn the brinkmate thread")
             .join()
@@ -169,27 +190,53 @@ impl<'a> Search<'a> {
     /// reported, and a deep search cannot wander off a one-move brinkmate (at 5 plies one
     /// OSL position that 1 ply proves in a quarter of a second was still open after a
     /// minute). The lower levels' nodes and verdicts serve the higher ones.
-    fn solve_root(
-        &mut self,
-        pos: &Position,
-        most: u32,
-    ) -> (BrinkmateOutcome, Vec<super::ReplyMate>) {
+    fn solve_root(&mut self, pos: &Position, most: u32) -> Root {
         for left in 1..=most {
-            let mut n = Numbers { pn: 1, dn: 1 };
-            while !n.is_decided() && self.cut.is_none() {
-                n = self.mid(pos, left, INF, INF);
-            }
+            let n = self.settle(pos, left, u64::MAX);
             if n.pn == 0 {
-                return line::proven(self, pos, left);
+                let (outcome, replies) = line::proven(self, pos, left);
+                return Root {
+                    outcome,
+                    replies,
+                    moves: left,
+                };
             }
             if n.dn != 0 {
                 break;
             }
         }
-        if let Some(reason) = self.cut {
-            return (BrinkmateOutcome::Unknown(reason), Vec::new());
+        let outcome = match self.cut {
+            Some(reason) => BrinkmateOutcome::Unknown(reason),
+            None => BrinkmateOutcome::NoBrinkmate,
+        };
+        Root {
+            outcome,
+            replies: Vec::new(),
+            moves: 0,
         }
-        (BrinkmateOutcome::NoBrinkmate, Vec::new())
+    }
+
+    /// Searches the node `pos` with `left` moves left until it is decided, a limit cuts
+    /// the search, or it has taken `nodes`.
+    pub fn settle(&mut self, pos: &Position, left: u32, nodes: u64) -> Numbers {
+        self.soft_limit = self.spent().saturating_add(nodes);
+        let mut n = self.numbers(pos, left);
+        while !n.is_decided() && self.cut.is_none() && self.spent() < self.soft_limit {
+            n = self.mid(pos, left, INF, INF);
+        }
+        self.soft_limit = u64::MAX;
+        n
+    }
+
+    /// Nodes spent: the tree's and its tsume searches'.
+    pub fn spent(&self) -> u64 {
+        self.expansions + self.oracle.spent
+    }
+
+    /// Whether a quiet move's threat, the position after it and the defender's pass,
+    /// is not disproven: the move may be a threatmate.
+    pub fn may_threaten(&mut self, passed: &Position) -> bool {
+        self.ask(Ask::Threat, passed, THREAT_NODES) != Verdict::NoMate
     }
 
     /// Asks the oracle whether the side to move mates in `pos`, within `nodes` in all.
@@ -206,14 +253,14 @@ impl<'a> Search<'a> {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Whether a limit has cut the search.
+    /// Whether a limit has cut the search, or [`Search::settle`]'s own node budget ran out.
     fn poll(&mut self) -> bool {
         if self.cut.is_none() {
             self.cut = if let Some(reason) = self.oracle.cut {
                 Some(reason)
             } else if self.stopped() {
                 Some(UnknownReason::Stopped)
-            } else if self.expansions + self.oracle.spent >= self.node_limit {
+            } else if self.spent() >= self.node_limit {
                 Some(UnknownReason::Nodes)
             } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 Some(UnknownReason::Time)
@@ -221,7 +268,7 @@ impl<'a> Search<'a> {
                 None
             };
         }
-        self.cut.is_some()
+        self.cut.is_some() || self.spent() >= self.soft_limit
     }
 
     /// The numbers of the node `pos` with `left` moves left as its parent sees it.

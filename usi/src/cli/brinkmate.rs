@@ -159,6 +159,10 @@ impl Job for BrinkmateArgs {
                 })
                 .collect();
             o.put_objs("replies", &replies);
+            o.put("alternatives", usi_list(&s.sol.alternatives)).put(
+                "alternatives_undecided",
+                usi_list(&s.sol.alternatives_undecided),
+            );
         }
         o.put("threatmates", usi_list(&s.sol.threatmates));
         if let BrinkmateOutcome::Unknown(why) = &s.sol.outcome {
@@ -206,6 +210,24 @@ impl Job for BrinkmateArgs {
             });
         }
         if let BrinkmateOutcome::Brinkmate(line) = outcome {
+            let first_moves = |moves: &[Move]| {
+                moves
+                    .iter()
+                    .map(|&m| format!("{} ({})", kifu_of_last(&s.pos, &[m]), m.to_usi()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            out.push(if s.sol.alternatives.is_empty() {
+                "別解:      none".to_string()
+            } else {
+                format!("別解:      {}", first_moves(&s.sol.alternatives))
+            });
+            if !s.sol.alternatives_undecided.is_empty() {
+                out.push(format!(
+                    "undecided: {}",
+                    first_moves(&s.sol.alternatives_undecided)
+                ));
+            }
             out.push(format!("replies:   {}, each mated:", s.sol.replies.len()));
             // Board moves (king moves, captures) first: drops are the many look-alikes.
             let mut shown: Vec<&ReplyMate> = s.sol.replies.iter().collect();
@@ -248,6 +270,8 @@ mod tests {
             sol: BrinkmateSolution {
                 outcome,
                 replies,
+                alternatives: Vec::new(),
+                alternatives_undecided: Vec::new(),
                 threatmates: Vec::new(),
                 nodes: 1234,
                 elapsed: Duration::from_millis(5),

@@ -103,12 +103,13 @@ BRINKMATE:
 
     For one position Kanju prints the result (brinkmate, mate, no brinkmate (proven
     within N plies), or unknown (why)), the line in USI and in Japanese notation, the
-    threatmates found at the root (詰めろ), for a brinkmate every defence with its mate,
-    nodes, time, nps. The search runs on one thread.
+    threatmates found at the root (詰めろ), for a brinkmate the other first moves that
+    win as quickly (別解) and every defence with its mate, nodes, time, nps. The search
+    runs on one thread.
     JSON fields: line, name, sfen, expected (the record's answer_usi: the expected first
     move, null for none), result (brinkmate | mate | nobrinkmate | unknown | error),
-    max_plies, moves, kifu, plies, replies [{reply, mate}], threatmates, reason, error,
-    nodes, time_ms, nps.
+    max_plies, moves, kifu, plies, replies [{reply, mate}], alternatives,
+    alternatives_undecided, threatmates, reason, error, nodes, time_ms, nps.
 
 PERFT:
     kanju perft 3                  leaf count of the legal move tree from the start
