@@ -5,6 +5,7 @@
 use crate::command::{Command, Go, MateTime, Start};
 use crate::options::{Effect, Options, DEBUG_LOG_FILE};
 use crate::output::Output;
+use crate::panics::panic_text;
 use crate::report;
 use crate::searcher::{self, Job, Request};
 use crate::session::Session;
@@ -47,13 +48,6 @@ pub fn build_position(start: &Start, moves: &[String]) -> Result<Position, Strin
         pos.do_move(m);
     }
     Ok(pos)
-}
-
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
 }
 
 /// How long a `go` with clock information may think. `None`: until done or `stop`.

@@ -1,5 +1,5 @@
 //! Kanju's front ends: the USI engine protocol for GUIs and scripts, and the `kanju`
-//! command line (`solve`, `perft`).
+//! command line (`solve`, `brinkmate`, `perft`).
 //!
 //! The USI side is three kinds of thread: a front end that always reads the GUI's
 //! input ([`frontend`]), a searcher that owns the solver ([`searcher`]), and whoever
@@ -12,6 +12,7 @@ pub mod frontend;
 pub mod notation;
 pub mod options;
 pub mod output;
+pub mod panics;
 pub mod report;
 pub mod searcher;
 pub mod session;

@@ -2,6 +2,7 @@
 //! a time, so the front end never blocks on a search.
 
 use crate::output::Output;
+use crate::panics::panic_text;
 use crate::report;
 use crate::session::Session;
 use crossbeam_channel::{bounded, unbounded, Receiver, RecvTimeoutError, Sender};
@@ -57,16 +58,6 @@ fn same_table(a: &Config, b: &Config) -> bool {
         && a.hash_mb == b.hash_mb
         && a.progress_interval == b.progress_interval
         && a.generate_all_moves == b.generate_all_moves
-}
-
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = p.downcast_ref::<&str>() {
-        s.to_string()
-    } else if let Some(s) = p.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
-    }
 }
 
 /// Builds a solver for `config`, printing empty lines every second meanwhile so that

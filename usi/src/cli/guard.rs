@@ -2,20 +2,13 @@
 //! own result only, never the rest of a batch.
 
 use crate::notation;
+use crate::panics::panic_text;
 use kanju_engine::{Move, Position};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// How every message about a caught panic starts, so that a batch knows to drop the
 /// solver that panicked rather than reuse a table left half-written.
 const INTERNAL: &str = "internal error";
-
-/// A panic's message.
-pub fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_string())
-}
 
 /// Runs `f`; a panic becomes `Err("internal error <doing>: <message>")`.
 pub fn catching<T>(doing: &str, f: impl FnOnce() -> T) -> Result<T, String> {

@@ -318,7 +318,10 @@ fn perft_cmd(args: &[String]) -> i32 {
             1
         }
         Err(p) => {
-            eprintln!("kanju perft: internal error: {}", guard::panic_text(&*p));
+            eprintln!(
+                "kanju perft: internal error: {}",
+                crate::panics::panic_text(&*p)
+            );
             1
         }
     }
