@@ -97,7 +97,8 @@ pub struct BrinkmateSolution {
     /// (別解, what a composer checks a brinkmate problem for), each proof replayed.
     pub alternatives: Vec<Move>,
     /// For a brinkmate: the root's other moves that might, and that the limits left
-    /// undecided. Empty with `alternatives`, the brinkmate is the only first move.
+    /// undecided. When this and `alternatives` are both empty, the brinkmate's first
+    /// move is the only one.
     pub alternatives_undecided: Vec<Move>,
     /// The root's quiet moves proven to be threatmates (詰めろ), whether or not they lead
     /// to a brinkmate; empty when the root has a mate by checks or the search did not get
@@ -149,8 +150,10 @@ impl Solver {
     ) -> BrinkmateSolution {
         self.table_mut().refresh_filter();
         let mut solution = search::run(self.config(), self.table(), pos, limits, stop);
-        // A win by checks alone is a tsume: give it the composer's line (the shortest
-        // mate, the longest defence) in the time left, as `solve` would.
+        // A root mate by checks, or a brinkmate whose main line checks throughout (likely
+        // a mate too, though a side variation may need a quiet move), goes to the tsume
+        // solver for the composer's line (the shortest mate, the longest defence) in the
+        // time left. Only a mate it proves replaces the answer.
         let by_checks = match &solution.outcome {
             BrinkmateOutcome::Mate(_) => true,
             BrinkmateOutcome::Brinkmate(line) => attacks_by_checks(pos, line),
@@ -168,8 +171,15 @@ impl Solver {
                 let mate = self.solve(pos, &mate_limits, stop, &mut |_| {});
                 solution.nodes += mate.nodes;
                 if let Outcome::Mate(line) = mate.outcome {
-                    solution.outcome = BrinkmateOutcome::Mate(line);
-                    solution.replies.clear();
+                    // What came with a brinkmate does not belong to a mate.
+                    solution = BrinkmateSolution {
+                        outcome: BrinkmateOutcome::Mate(line),
+                        replies: Vec::new(),
+                        alternatives: Vec::new(),
+                        alternatives_undecided: Vec::new(),
+                        threatmates: Vec::new(),
+                        ..solution
+                    };
                 }
                 solution.elapsed += mate.elapsed;
             }

@@ -110,9 +110,12 @@ pub(crate) fn run(
 ) -> BrinkmateSolution {
     let start = Instant::now();
     let attacker = pos.side_to_move();
-    // An even count is the odd one below it: the last ply is always the attacker's.
-    let plies = limits.max_plies.clamp(1, BrinkmateLimits::MAX_PLIES);
-    let left = (plies - (1 - plies % 2)).div_ceil(2);
+    // Attacker moves: an even count of plies is the odd one below it, since the last ply
+    // is always the attacker's.
+    let left = limits
+        .max_plies
+        .clamp(1, BrinkmateLimits::MAX_PLIES)
+        .div_ceil(2);
     if pos.king_square(attacker.flip()).is_none() {
         return BrinkmateSolution {
             outcome: BrinkmateOutcome::Unknown(UnknownReason::NotApplicable),
@@ -125,9 +128,9 @@ pub(crate) fn run(
         };
     }
     table.new_search();
-    // The brinkmate tree and the verdicts take the main line's share of the memory, about
-    // 100 bytes an entry with the maps' overhead.
-    let entries = (config.hash_mb / 4 + config.hash_mb / 32).max(1) * (1 << 20) / 2 / 100;
+    // The brinkmate tree and the verdicts take the main line's share of the memory, half
+    // each, at about 100 bytes an entry with the maps' overhead.
+    let entries = crate::mainline::mainline_bytes(config.hash_mb) / 2 / 100;
     let deadline = limits.time.map(|t| start + t);
     let node_limit = limits.nodes.unwrap_or(u64::MAX);
     std::thread::scope(|scope| {
@@ -277,16 +280,11 @@ impl<'a> Search<'a> {
             return n;
         }
         if pos.side_to_move() == self.attacker {
-            match self.oracle.known(pos) {
-                Some(Verdict::Mate) => return Numbers::PROVEN,
-                Some(Verdict::NoMate) if left == 0 => return Numbers::DISPROVEN,
-                Some(Verdict::Open { spent }) if left == 0 => {
-                    return Numbers {
-                        pn: open_pn(spent),
-                        dn: 1,
-                    }
-                }
-                _ => {}
+            // With no move left the node is its tsume search; with moves left, only a
+            // mate settles it before it is searched.
+            let verdict = self.oracle.known(pos);
+            if left == 0 || verdict == Some(Verdict::Mate) {
+                return tsume_numbers(verdict);
             }
         }
         Numbers { pn: 1, dn: 1 }
@@ -449,17 +447,7 @@ impl<'a> Search<'a> {
         // What a quiet move's threat test adds to its proof number: an untested or open
         // threat makes the move a worse bet than a proven one.
         let threat = match &kid.what {
-            KidKind::Tsume => {
-                return match self.oracle.known(&kid.pos) {
-                    Some(Verdict::Mate) => Numbers::PROVEN,
-                    Some(Verdict::NoMate) => Numbers::DISPROVEN,
-                    Some(Verdict::Open { spent }) => Numbers {
-                        pn: open_pn(spent),
-                        dn: 1,
-                    },
-                    None => Numbers { pn: 1, dn: 1 },
-                }
-            }
+            KidKind::Tsume => return tsume_numbers(self.oracle.known(&kid.pos)),
             KidKind::Move => 0,
             KidKind::Quiet(passed) => match self.oracle.known(passed) {
                 Some(Verdict::NoMate) => return Numbers::DISPROVEN,
@@ -484,7 +472,16 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The proof number of a tsume search still open after `spent` nodes.
-fn open_pn(spent: u64) -> u32 {
-    (2 + spent / 2_000).min(u64::from(INF - 1)) as u32
+/// The numbers of a node's tsume search, by its verdict so far. One still open looks
+/// dearer the more nodes it has spent.
+fn tsume_numbers(verdict: Option<Verdict>) -> Numbers {
+    match verdict {
+        Some(Verdict::Mate) => Numbers::PROVEN,
+        Some(Verdict::NoMate) => Numbers::DISPROVEN,
+        Some(Verdict::Open { spent }) => Numbers {
+            pn: (2 + spent / 2_000).min(u64::from(INF - 1)) as u32,
+            dn: 1,
+        },
+        None => Numbers { pn: 1, dn: 1 },
+    }
 }

@@ -68,7 +68,7 @@ pub(crate) fn table_mb(hash_mb: usize) -> usize {
 /// two maps, whose arrays take a power of two each, and a thirty-second beyond it for
 /// what they keep outside those arrays (`Bounded::new`), less the df-pn table's filter
 /// (at most a sixty-fourth of the table).
-fn mainline_bytes(hash_mb: usize) -> usize {
+pub(crate) fn mainline_bytes(hash_mb: usize) -> usize {
     let share = (hash_mb / 4 + hash_mb / 32).max(1).saturating_mul(1 << 20);
     share.saturating_sub(Table::filter_bytes(table_mb(hash_mb)))
 }
