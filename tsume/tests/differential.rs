@@ -1,0 +1,527 @@
+//! The solver against brute force over an independent move generator.
+//!
+//! Kanju's own tests check its answers with its own board. Here every verdict is checked
+//! against rsshogi: a plain AND/OR search over rsshogi's legal moves finds the shortest
+//! mate (every interposition counted) up to a few plies, and rsshogi replays Kanju's lines.
+//! The two share no code, so a bug in Kanju's move generation, its table's dominance
+//! lookups, its repetition handling or its futility rule would show as a disagreement.
+//!
+//! What must hold at every position:
+//! * `NoMate` only where brute force finds no mate at any depth it completed;
+//! * where brute force finds a mate, Kanju does not say `NoMate`, and an exact length is
+//!   no longer than brute force's (futile drops are not counted, so it may be shorter);
+//! * a `Mate` line is legal move by move in rsshogi, the attacker checks on every move,
+//!   and the end is mate, or every reply left is an interposed drop that the attacker can
+//!   take with check (a futile drop, not played).
+//!
+//! Positions: the tsume seeds of the engine's tests, the short test set, the last plies
+//! of the Edo problems' published lines, and variants of each: a few random legal moves
+//! played on, or a piece moved from the attacker's hand to the defender's (which turns
+//! many mates into near misses). Set `KANJU_DIFF_SCALE=4` (say) for four times as many
+//! variants.
+
+// The engine's test helpers (seeded RNG, rsshogi adapter) are shared, not copied.
+#[path = "../../engine/tests/common/mod.rs"]
+mod common;
+mod support;
+
+use common::{rs, Rng};
+use kanju_engine::Position;
+use kanju_tsume::{Config, FutileRule, Limits, Outcome, RootMode, Solver, SpareRule};
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use support::jsonl;
+
+/// The deepest brute-force search (plies), and its budget in positions per verdict.
+const BRUTE_PLIES: u32 = 9;
+const BRUTE_BUDGET: u64 = 1_000_000;
+
+/// Kanju's node limit per position: far more than these short mates need.
+const KANJU_NODES: u64 = 100_000;
+
+fn scale() -> usize {
+    std::env::var("KANJU_DIFF_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+}
+
+/// Brute force: the shortest mate counting every legal reply, within a position budget.
+struct Brute {
+    visited: u64,
+    /// (key, plies left) → mated within them; only complete answers are kept.
+    memo: HashMap<(u64, u32), bool>,
+}
+
+/// The search ran out of budget.
+struct OutOfBudget;
+
+impl Brute {
+    fn new() -> Brute {
+        Brute {
+            visited: 0,
+            memo: HashMap::new(),
+        }
+    }
+
+    fn tick(&mut self) -> Result<(), OutOfBudget> {
+        self.visited += 1;
+        if self.visited > BRUTE_BUDGET {
+            Err(OutOfBudget)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The attacker to move mates within `plies` (odd).
+    fn attacker_mates(&mut self, p: &mut rs::RPos, plies: u32) -> Result<bool, OutOfBudget> {
+        let key = (p.key().low_u64(), plies);
+        if let Some(&v) = self.memo.get(&key) {
+            return Ok(v);
+        }
+        self.tick()?;
+        let mut found = false;
+        for m in rs::legal(p, true) {
+            if !rs::gives_check(p, m) {
+                continue;
+            }
+            let m32 = p.move32_from_move(m);
+            p.apply_move32(m32);
+            let r = self.defender_mated(p, plies - 1);
+            p.undo_move32(m32).expect("undo");
+            if r? {
+                found = true;
+                break;
+            }
+        }
+        self.memo.insert(key, found);
+        Ok(found)
+    }
+
+    /// The defender to move, in check, is mated within `plies` (even) whatever it plays.
+    fn defender_mated(&mut self, p: &mut rs::RPos, plies: u32) -> Result<bool, OutOfBudget> {
+        let key = (p.key().low_u64(), plies);
+        if let Some(&v) = self.memo.get(&key) {
+            return Ok(v);
+        }
+        self.tick()?;
+        let replies = rs::legal(p, true);
+        let mut mated = true;
+        if !replies.is_empty() {
+            if plies == 0 {
+                mated = false;
+            } else {
+                for m in replies {
+                    let m32 = p.move32_from_move(m);
+                    p.apply_move32(m32);
+                    let r = self.attacker_mates(p, plies - 1);
+                    p.undo_move32(m32).expect("undo");
+                    if !r? {
+                        mated = false;
+                        break;
+                    }
+                }
+            }
+        }
+        self.memo.insert(key, mated);
+        Ok(mated)
+    }
+}
+
+/// What brute force knows about a root.
+#[derive(Debug, Clone, Copy)]
+struct Verdict {
+    /// The shortest mate, counting every reply, if one was found.
+    mate: Option<u32>,
+    /// No mate within this many plies (complete searches only).
+    none_within: u32,
+}
+
+/// Searches deeper and deeper until a mate is found, the depth limit, or the budget.
+fn brute_force(sfen: &str, defender_root: bool) -> Verdict {
+    let mut p = rs::parse(sfen).expect("rsshogi parses what Kanju accepted");
+    let mut brute = Brute::new();
+    let mut verdict = Verdict {
+        mate: None,
+        none_within: 0,
+    };
+    let first = if defender_root { 2 } else { 1 };
+    let mut plies = first;
+    while plies <= BRUTE_PLIES + u32::from(defender_root) {
+        let r = if defender_root {
+            brute.defender_mated(&mut p, plies)
+        } else {
+            brute.attacker_mates(&mut p, plies)
+        };
+        match r {
+            Ok(true) => {
+                verdict.mate = Some(plies);
+                break;
+            }
+            Ok(false) => verdict.none_within = plies,
+            Err(OutOfBudget) => break,
+        }
+        plies += 2;
+    }
+    verdict
+}
+
+/// Replays Kanju's line in rsshogi; `Err` says what is wrong with it.
+fn replay(sfen: &str, line: &[String], defender_root: bool) -> Result<(), String> {
+    let mut p = rs::parse(sfen).expect("rsshogi parses what Kanju accepted");
+    for (i, usi) in line.iter().enumerate() {
+        let legal = rs::legal(&p, true);
+        let Some(&m) = legal.iter().find(|m| m.to_usi() == *usi) else {
+            return Err(format!("ply {}: {usi} is not legal", i + 1));
+        };
+        let attacker = (i % 2 == 0) != defender_root;
+        if attacker && !rs::gives_check(&p, m) {
+            return Err(format!("ply {}: {usi} does not check", i + 1));
+        }
+        p.apply_move(m);
+    }
+    if line.len() % 2 == usize::from(defender_root) {
+        return Err(format!("{} plies end on the defender's move", line.len()));
+    }
+    if !rs::in_check(&p) {
+        return Err("the end is not check".into());
+    }
+    // Replies Kanju left out must be futile drops: interpositions the attacker can take
+    // with check. (Whether the king is then still mated is Kanju's rule, checked by its
+    // own tests; this only pins what an omitted reply can be.)
+    for reply in rs::legal(&p, true) {
+        let usi = reply.to_usi();
+        if !usi.contains('*') {
+            return Err(format!("the end is not mate: {usi} escapes"));
+        }
+        let square = &usi[2..4];
+        let m32 = p.move32_from_move(reply);
+        p.apply_move32(m32);
+        let retake = rs::legal(&p, true)
+            .into_iter()
+            .any(|m| m.to_usi()[2..4] == *square && rs::gives_check(&p, m));
+        p.undo_move32(m32).expect("undo");
+        if !retake {
+            return Err(format!(
+                "the end is not mate: {usi} cannot be taken with check"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A position to check, with where it came from.
+struct Case {
+    origin: String,
+    sfen: String,
+}
+
+/// One search thread, so that node limits repeat; `classical` picks the rules Shogi Zuko
+/// and Shogi Muso are solved with, which change lengths but never make a line longer
+/// than brute force's.
+fn solver(classical: bool) -> Solver {
+    let mut config = Config {
+        threads: 1,
+        hash_mb: 32,
+        progress_interval: Duration::ZERO,
+        generate_all_moves: true,
+        ..Config::default()
+    };
+    if classical {
+        config.spare_rule = SpareRule::Classical;
+        config.futile_rule = FutileRule::AnyLength;
+    }
+    Solver::new(config)
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    positions: usize,
+    mates: usize,
+    nomates: usize,
+    unknown: usize,
+    /// Mates brute force found, and how many of them Kanju gave at the same length.
+    brute_mates: usize,
+    same_length: usize,
+    /// Kanju's NoMate where brute force ruled out mates up to 5 plies or more.
+    nomate_checked_deep: usize,
+}
+
+/// Checks every case; panics with all the disagreements found.
+fn check(cases: &[Case], classical: bool, min_positions: usize) -> Tally {
+    let mut solver = solver(classical);
+    let limits = Limits {
+        nodes: Some(KANJU_NODES),
+        time: Some(Duration::from_secs(30)),
+        root: RootMode::DefenderIfInCheck,
+        ..Limits::default()
+    };
+    let mut tally = Tally::default();
+    let mut failures = Vec::new();
+    for case in cases {
+        let Ok(pos) = Position::from_sfen(&case.sfen) else {
+            continue;
+        };
+        // Kanju's tsume setting: the side not to move has a king to mate.
+        if pos.king_square(pos.side_to_move().flip()).is_none() && !pos.in_check() {
+            continue;
+        }
+        if rs::parse(&case.sfen).is_none() {
+            continue;
+        }
+        let defender_root = pos.in_check();
+        tally.positions += 1;
+        solver.clear();
+        let solution = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        let brute = brute_force(&case.sfen, defender_root);
+        let mut fail = |what: String| {
+            failures.push(format!("{} [{}]: {what}", case.origin, case.sfen));
+        };
+        match &solution.outcome {
+            Outcome::NoMate => {
+                tally.nomates += 1;
+                if let Some(m) = brute.mate {
+                    fail(format!("Kanju says no mate; brute force mates in {m}"));
+                }
+                if brute.none_within >= 5 {
+                    tally.nomate_checked_deep += 1;
+                }
+            }
+            Outcome::Mate(line) => {
+                tally.mates += 1;
+                let usi: Vec<String> = line.iter().map(|m| m.to_usi()).collect();
+                if let Err(e) = replay(&case.sfen, &usi, defender_root) {
+                    fail(format!("line {}: {e}", usi.join(" ")));
+                }
+                if let Some(m) = brute.mate {
+                    let len = usi.len() as u32;
+                    if solution.length_exact && len > m {
+                        fail(format!(
+                            "exact length {len}, but brute force mates in {m}: {}",
+                            usi.join(" ")
+                        ));
+                    }
+                    tally.same_length += usize::from(len == m);
+                }
+            }
+            Outcome::Unknown(_) => {
+                tally.unknown += 1;
+                if let Some(m) = brute.mate {
+                    fail(format!("brute force mates in {m}; Kanju did not prove it"));
+                }
+            }
+        }
+        tally.brute_mates += usize::from(brute.mate.is_some());
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(
+        tally.positions >= min_positions,
+        "only {} positions checked",
+        tally.positions
+    );
+    eprintln!("{tally:?}");
+    tally
+}
+
+/// Up to `n` random legal moves, either side, played from `sfen` in rsshogi.
+fn played_on(rng: &mut Rng, sfen: &str, n: usize) -> Option<String> {
+    let mut p = rs::parse(sfen)?;
+    for _ in 0..n {
+        let moves = rs::legal(&p, false);
+        if moves.is_empty() {
+            break;
+        }
+        p.apply_move(*rng.pick(&moves));
+    }
+    Some(rs::sfen(&p))
+}
+
+/// `sfen` with one piece of the side to move's hand given to the other side.
+fn piece_handed_over(rng: &mut Rng, sfen: &str) -> Option<String> {
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let (board, side, hands) = (fields.first()?, fields.get(1)?, fields.get(2)?);
+    let black = *side == "b";
+    let mut counts: Vec<(char, u32)> = Vec::new();
+    let mut n = 0;
+    for c in hands.chars().filter(|_| *hands != "-") {
+        if let Some(d) = c.to_digit(10) {
+            n = n * 10 + d;
+        } else {
+            counts.push((c, n.max(1)));
+            n = 0;
+        }
+    }
+    let mine: Vec<usize> = (0..counts.len())
+        .filter(|&i| counts[i].0.is_ascii_uppercase() == black)
+        .collect();
+    if mine.is_empty() {
+        return None;
+    }
+    let i = *rng.pick(&mine);
+    let given = counts[i].0;
+    counts[i].1 -= 1;
+    let taker = if black {
+        given.to_ascii_lowercase()
+    } else {
+        given.to_ascii_uppercase()
+    };
+    match counts.iter_mut().find(|(c, _)| *c == taker) {
+        Some(slot) => slot.1 += 1,
+        None => counts.push((taker, 1)),
+    }
+    let hand: String = counts
+        .iter()
+        .filter(|(_, k)| *k > 0)
+        .map(|&(c, k)| {
+            if k > 1 {
+                format!("{k}{c}")
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
+    let hand = if hand.is_empty() { "-".into() } else { hand };
+    Some(format!("{board} {side} {hand} 1"))
+}
+
+/// The oracle itself: brute force must find the short test set's shortest mates (a field
+/// the file's authors computed with their own brute force), and the replay must refuse
+/// published lines cut short.
+#[test]
+fn the_oracle_agrees_with_the_files() {
+    rs::init();
+    let dir = jsonl::problems_dir();
+    let mut compared = 0;
+    for p in jsonl::read(&dir.join("tsume_short_tests.jsonl")) {
+        let Some(n) = p
+            .raw("bruteforce_shortest_forced_mate")
+            .and_then(|r| r.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if n > BRUTE_PLIES || p.raw("starts_in_check") != Some("false") {
+            continue;
+        }
+        let v = brute_force(&p.sfen, false);
+        match v.mate {
+            Some(m) => {
+                assert_eq!(m, n, "{}", p.name);
+                compared += 1;
+            }
+            None => assert!(v.none_within < n, "{}: {v:?}, file says {n}", p.name),
+        }
+    }
+    assert!(compared >= 100, "only {compared} compared");
+
+    let mut refused = 0;
+    for p in jsonl::read(&dir.join("tsume_edo_zukou_musou.jsonl"))
+        .into_iter()
+        .take(40)
+    {
+        let Some(line) = p.solution else { continue };
+        for cut in (1..line.len()).step_by(2) {
+            // A cut before an interposed drop could end on a futile drop, which counts.
+            if line[cut].contains('*') {
+                continue;
+            }
+            let err = replay(&p.sfen, &line[..cut], false);
+            assert!(err.is_err(), "{} cut at {cut} replays as mate", p.name);
+            refused += 1;
+        }
+        let mut wrong = line.clone();
+        wrong.truncate(2);
+        assert!(replay(&p.sfen, &wrong, false).is_err(), "{}", p.name);
+    }
+    assert!(refused > 500, "only {refused} cut lines refused");
+}
+
+/// Each root, and `variants` random variants of it.
+fn with_variants(roots: Vec<Case>, variants: usize, seed: u64) -> Vec<Case> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for root in roots {
+        for v in 0..variants * scale() {
+            let sfen = if v % 2 == 0 {
+                let n = 1 + rng.below(3);
+                played_on(&mut rng, &root.sfen, n)
+            } else {
+                piece_handed_over(&mut rng, &root.sfen)
+            };
+            if let Some(sfen) = sfen {
+                out.push(Case {
+                    origin: format!("{} variant {v}", root.origin),
+                    sfen,
+                });
+            }
+        }
+        out.push(root);
+    }
+    out
+}
+
+fn engine_seeds() -> Vec<Case> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../engine/tests/data/tsume_seeds.txt");
+    let text = std::fs::read_to_string(&path).expect("engine/tests/data/tsume_seeds.txt");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .enumerate()
+        .map(|(i, l)| Case {
+            origin: format!("tsume seed {}", i + 1),
+            sfen: l.to_string(),
+        })
+        .collect()
+}
+
+/// The seeds of the engine's tests and their variants.
+#[test]
+fn engine_tsume_seeds_agree_with_brute_force() {
+    rs::init();
+    let cases = with_variants(engine_seeds(), 2, 1);
+    let t = check(&cases, false, 400);
+    assert!(t.mates > 100 && t.nomates > 100, "{t:?}");
+}
+
+/// The short test set, the Edo problems' last plies, and their variants, under the default
+/// rules and the classical ones.
+#[test]
+fn problem_files_agree_with_brute_force() {
+    rs::init();
+    let dir = jsonl::problems_dir();
+    let mut roots: Vec<Case> = jsonl::read(&dir.join("tsume_short_tests.jsonl"))
+        .into_iter()
+        .map(|p| Case {
+            origin: p.name,
+            sfen: p.sfen,
+        })
+        .collect();
+    for p in jsonl::read(&dir.join("tsume_edo_zukou_musou.jsonl")) {
+        let Some(line) = p.solution else { continue };
+        let Some(mut pos) = rs::parse(&p.sfen) else {
+            continue;
+        };
+        // Positions 7, 5 and 3 plies before the published end, attacker to move.
+        for (i, usi) in line.iter().enumerate() {
+            let left = line.len() - i;
+            if left % 2 == 1 && left <= 7 && left >= 3 {
+                roots.push(Case {
+                    origin: format!("{} ply {}", p.name, i + 1),
+                    sfen: rs::sfen(&pos),
+                });
+            }
+            rs::play_usi(&mut pos, usi);
+        }
+    }
+    let cases = with_variants(roots, 1, 2);
+    for classical in [false, true] {
+        let t = check(&cases, classical, 500);
+        assert!(t.mates > 200 && t.nomates > 50, "{t:?}");
+    }
+}
