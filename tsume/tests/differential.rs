@@ -27,7 +27,9 @@ mod support;
 
 use common::{rs, Rng};
 use kanju_engine::Position;
-use kanju_tsume::{Config, FutileRule, Limits, Outcome, RootMode, Solver, SpareRule};
+use kanju_tsume::{
+    Config, FutileRule, Limits, Outcome, RootMode, Solver, SpareRule, UnknownReason,
+};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -246,6 +248,8 @@ struct Tally {
     same_length: usize,
     /// Kanju's NoMate where brute force ruled out mates up to 5 plies or more.
     nomate_checked_deep: usize,
+    /// Searches with a mate length limit.
+    length_limited: usize,
 }
 
 /// Checks every case; panics with all the disagreements found.
@@ -313,6 +317,32 @@ fn check(cases: &[Case], classical: bool, min_positions: usize) -> Tally {
             }
         }
         tally.brute_mates += usize::from(brute.mate.is_some());
+        // A mate length limit, as playing engines set it: at brute force's length a mate
+        // must come back within it; two plies shorter, where only futile drops could give
+        // a mate, at least nothing longer and no NoMate.
+        if let Some(m) = brute.mate {
+            for n in [m, m.saturating_sub(2)] {
+                if n == 0 {
+                    continue;
+                }
+                let limits = Limits {
+                    max_mate_len: Some(n),
+                    ..limits.clone()
+                };
+                solver.clear();
+                let outcome = solver
+                    .solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {})
+                    .outcome;
+                tally.length_limited += 1;
+                match outcome {
+                    Outcome::Mate(line) if line.len() as u32 <= n => {}
+                    Outcome::Unknown(UnknownReason::LengthLimit) if n < m => {}
+                    other => fail(format!(
+                        "within {n} plies (brute force mates in {m}): {other:?}"
+                    )),
+                }
+            }
+        }
     }
     assert!(
         failures.is_empty(),

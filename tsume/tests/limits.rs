@@ -291,3 +291,26 @@ fn a_mate_past_the_length_limit_is_not_returned() {
         }
     }
 }
+
+/// A position the search proves with plies to spare can come back deeper in the tree,
+/// where fewer are left: its proof must not count there. antma-tsume7-4 mates in 7 and no
+/// sooner (brute force, every reply counted), yet with the limit at 5 the search took a
+/// table proof found higher up for a deeper transposition, and the answer was the mate
+/// in 7 (`tsume/tests/differential.rs` found it).
+#[test]
+fn a_proof_from_higher_up_does_not_count_past_the_length_limit() {
+    let pos = Position::from_sfen("ln7/1k7/1pp1S4/p8/9/9/9/9/9 b RBGNrb3g3s2n3l15p 1").unwrap();
+    for (limit, mate) in [(5, false), (7, true)] {
+        let mut s = Solver::new(config(1));
+        let limits = Limits {
+            max_mate_len: Some(limit),
+            ..Limits::default()
+        };
+        let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        match sol.outcome {
+            Outcome::Mate(pv) if mate => assert_eq!(pv.len(), 7, "{pv:?}"),
+            Outcome::Unknown(UnknownReason::LengthLimit) if !mate => {}
+            other => panic!("limit {limit}: {other:?}"),
+        }
+    }
+}

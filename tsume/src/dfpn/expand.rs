@@ -92,7 +92,15 @@ impl Searcher<'_> {
                 continue;
             }
             let m = c.mv;
-            let p = sh.table.probe(c.key, c.hand, c.pn, c.dn);
+            let mut p = sh.table.probe(c.key, c.hand, c.pn, c.dn);
+            if p.pn == 0 && !sh.mate_fits(depth + 1, p.len) {
+                // A proof whose mate overruns the length limit from here (the position was
+                // proven where more plies were left) does not count on this path: the
+                // child is searched again within what is left.
+                p.pn = c.pn;
+                p.dn = c.dn;
+                p.len = 0;
+            }
             c.pn = p.pn;
             c.dn = p.dn;
             if p.pn == 0 || p.dn == 0 {

@@ -138,6 +138,13 @@ impl<'a> Shared<'a> {
         self.done.store(true, Ordering::Relaxed);
     }
 
+    /// Whether a mate `len` plies long from a node at `depth` ends within the length limit
+    /// (an attacker node at depth `d` is at ply `d - 1`; see `max_depth`).
+    #[inline]
+    pub fn mate_fits(&self, depth: u16, len: u16) -> bool {
+        u32::from(depth) + u32::from(len) <= u32::from(self.max_depth)
+    }
+
     /// The table key of `pos`.
     pub fn key_of(&self, pos: &Position) -> u64 {
         self.key_of_board(pos.board_key())

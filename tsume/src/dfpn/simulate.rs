@@ -313,7 +313,10 @@ impl Searcher<'_> {
         let mut q = pos.clone();
         q.do_move(mv);
         let mut budget = BUDGET;
-        let r = self.simulate(&q, &p, depth + 1, (parent.0, parent.1, mv), &mut budget);
+        let r = self
+            .simulate(&q, &p, depth + 1, (parent.0, parent.1, mv), &mut budget)
+            // The replay takes proofs as the table has them, whatever their length.
+            .filter(|r| self.sh.mate_fits(depth + 1, r.len));
         #[cfg(test)]
         if let Some(r) = r {
             self.simulated.push((q, r));
