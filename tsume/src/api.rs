@@ -115,7 +115,13 @@ pub struct Limits {
     /// ([`Config::main_line`]) gets what the proof left, and when that is spent it returns
     /// the best line it has verified, with [`Solution::length_exact`] false.
     pub nodes: Option<u64>,
-    /// Longest mate (plies) of interest; longer mates are not looked for.
+    /// Longest mate (plies) of interest; longer mates are not looked for. The limit is
+    /// counted with every interposition played, futile drops (無駄合) included, so a mate
+    /// whose tsume length fits only once those are left out can end in
+    /// [`UnknownReason::LengthLimit`]. A mate that comes back is the main line, no longer
+    /// than the limit. Ruling out every mate within the limit can cost far more nodes than
+    /// finding the mate when there is one: the search cannot keep "no mate within n" in
+    /// its table, only path by path.
     pub max_mate_len: Option<u32>,
     /// Which side the root player is.
     pub root: RootMode,

@@ -8,8 +8,10 @@
 //!
 //! What must hold at every position:
 //! * `NoMate` only where brute force finds no mate at any depth it completed;
-//! * where brute force finds a mate, Kanju does not say `NoMate`, and an exact length is
-//!   no longer than brute force's (futile drops are not counted, so it may be shorter);
+//! * where brute force finds a mate, Kanju proves one, and an exact length is no longer
+//!   than brute force's (futile drops are not counted, so it may be shorter);
+//! * with `max_mate_len` at brute force's length a mate comes back within it, and two
+//!   plies shorter nothing longer and no `NoMate`;
 //! * a `Mate` line is legal move by move in rsshogi, the attacker checks on every move,
 //!   and the end is mate, or every reply left is an interposed drop that the attacker can
 //!   take with check (a futile drop, not played).
@@ -17,8 +19,10 @@
 //! Positions: the tsume seeds of the engine's tests, the short test set, the last plies
 //! of the Edo problems' published lines, and variants of each: a few random legal moves
 //! played on, or a piece moved from the attacker's hand to the defender's (which turns
-//! many mates into near misses). Set `KANJU_DIFF_SCALE=4` (say) for four times as many
-//! variants.
+//! many mates into near misses). Also the hisshi files' endgames one attacker move on,
+//! searched with the defender to move. Default and classical rules; one thread, whose
+//! node limits repeat on any machine, and two. Set `KANJU_DIFF_SCALE=4` (say) for four
+//! times as many variants.
 
 // The engine's test helpers (seeded RNG, rsshogi adapter) are shared, not copied.
 #[path = "../../engine/tests/common/mod.rs"]
@@ -219,18 +223,30 @@ struct Case {
     sfen: String,
 }
 
-/// One search thread, so that node limits repeat; `classical` picks the rules Shogi Zuko
-/// and Shogi Muso are solved with, which change lengths but never make a line longer
-/// than brute force's.
-fn solver(classical: bool) -> Solver {
+/// How Kanju is run on a set of cases.
+#[derive(Clone, Copy, Default)]
+struct Mode {
+    /// The rules Shogi Zuko and Shogi Muso are solved with (classical 駒余り, futile drops
+    /// at any length), which change lengths but never make a line longer than brute
+    /// force's.
+    classical: bool,
+    /// Search threads. One repeats node for node, so node limits give the same answers
+    /// on any machine; two also exercise the shared table under races.
+    threads: usize,
+    /// The side to move defends even when not in check (`RootMode::Defender`): is every
+    /// move it has mated?
+    defender: bool,
+}
+
+fn solver(mode: Mode) -> Solver {
     let mut config = Config {
-        threads: 1,
+        threads: mode.threads.max(1),
         hash_mb: 32,
         progress_interval: Duration::ZERO,
         generate_all_moves: true,
         ..Config::default()
     };
-    if classical {
+    if mode.classical {
         config.spare_rule = SpareRule::Classical;
         config.futile_rule = FutileRule::AnyLength;
     }
@@ -248,17 +264,22 @@ struct Tally {
     same_length: usize,
     /// Kanju's NoMate where brute force ruled out mates up to 5 plies or more.
     nomate_checked_deep: usize,
-    /// Searches with a mate length limit.
+    /// Searches with a mate length limit, and those undecided at the node limit.
     length_limited: usize,
+    length_limit_undecided: usize,
 }
 
 /// Checks every case; panics with all the disagreements found.
-fn check(cases: &[Case], classical: bool, min_positions: usize) -> Tally {
-    let mut solver = solver(classical);
+fn check(cases: &[Case], mode: Mode, min_positions: usize) -> Tally {
+    let mut solver = solver(mode);
     let limits = Limits {
         nodes: Some(KANJU_NODES),
         time: Some(Duration::from_secs(30)),
-        root: RootMode::DefenderIfInCheck,
+        root: if mode.defender {
+            RootMode::Defender
+        } else {
+            RootMode::DefenderIfInCheck
+        },
         ..Limits::default()
     };
     let mut tally = Tally::default();
@@ -267,14 +288,19 @@ fn check(cases: &[Case], classical: bool, min_positions: usize) -> Tally {
         let Ok(pos) = Position::from_sfen(&case.sfen) else {
             continue;
         };
-        // Kanju's tsume setting: the side not to move has a king to mate.
-        if pos.king_square(pos.side_to_move().flip()).is_none() && !pos.in_check() {
+        let defender_root = mode.defender || pos.in_check();
+        // The defender's king is there to be mated.
+        let defender = if defender_root {
+            pos.side_to_move()
+        } else {
+            pos.side_to_move().flip()
+        };
+        if pos.king_square(defender).is_none() {
             continue;
         }
         if rs::parse(&case.sfen).is_none() {
             continue;
         }
-        let defender_root = pos.in_check();
         tally.positions += 1;
         solver.clear();
         let solution = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
@@ -337,6 +363,11 @@ fn check(cases: &[Case], classical: bool, min_positions: usize) -> Tally {
                 match outcome {
                     Outcome::Mate(line) if line.len() as u32 <= n => {}
                     Outcome::Unknown(UnknownReason::LengthLimit) if n < m => {}
+                    // Ruling out the shorter mates can take far more nodes than finding
+                    // the mate (see `Limits::max_mate_len`); that is a limit, not an error.
+                    Outcome::Unknown(UnknownReason::Nodes) if n < m => {
+                        tally.length_limit_undecided += 1;
+                    }
                     other => fail(format!(
                         "within {n} plies (brute force mates in {m}): {other:?}"
                     )),
@@ -515,7 +546,7 @@ fn engine_seeds() -> Vec<Case> {
 fn engine_tsume_seeds_agree_with_brute_force() {
     rs::init();
     let cases = with_variants(engine_seeds(), 2, 1);
-    let t = check(&cases, false, 400);
+    let t = check(&cases, Mode::default(), 400);
     assert!(t.mates > 100 && t.nomates > 100, "{t:?}");
 }
 
@@ -551,7 +582,72 @@ fn problem_files_agree_with_brute_force() {
     }
     let cases = with_variants(roots, 1, 2);
     for classical in [false, true] {
-        let t = check(&cases, classical, 500);
+        let mode = Mode {
+            classical,
+            ..Mode::default()
+        };
+        let t = check(&cases, mode, 500);
         assert!(t.mates > 200 && t.nomates > 50, "{t:?}");
     }
+}
+
+/// Every position one attacker move away from `sfen`: the defender to move, in check or
+/// not. `keep` picks which moves (by their USI) are taken.
+fn after_attacker_moves(rng: &mut Rng, sfen: &str, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    let Some(p) = rs::parse(sfen) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in rs::legal(&p, false) {
+        if keep(&m.to_usi()) || rng.chance(15) {
+            let mut q = p.clone();
+            q.apply_move(m);
+            out.push(rs::sfen(&q));
+        }
+    }
+    out
+}
+
+/// A defender to move that need not be in check (`RootMode::Defender`, the question a
+/// threatmate or brinkmate test asks): full-board endgames of `shared/problems/hisshi/`
+/// after the book's move (every defence, counter-checks included, must be mated) and
+/// after a sample of other moves (mostly not). And two search threads on the short tests,
+/// whose answers must be as sound as one thread's.
+#[test]
+fn defender_roots_and_two_threads_agree_with_brute_force() {
+    rs::init();
+    let dir = jsonl::problems_dir();
+    let mut rng = Rng::new(3);
+    let mut defender_cases = Vec::new();
+    for file in ["hisshi.jsonl", "tsumero.jsonl", "endgame.jsonl"] {
+        for p in jsonl::read(&dir.join("hisshi").join(file)) {
+            let answer = p.string("answer_usi").unwrap_or_default();
+            for sfen in after_attacker_moves(&mut rng, &p.sfen, |m| m == answer) {
+                defender_cases.push(Case {
+                    origin: format!("{} after a move", p.name),
+                    sfen,
+                });
+            }
+        }
+    }
+    let mode = Mode {
+        defender: true,
+        ..Mode::default()
+    };
+    let t = check(&defender_cases, mode, 200);
+    assert!(t.mates > 10 && t.nomates > 100, "{t:?}");
+
+    let short: Vec<Case> = jsonl::read(&dir.join("tsume_short_tests.jsonl"))
+        .into_iter()
+        .map(|p| Case {
+            origin: p.name,
+            sfen: p.sfen,
+        })
+        .collect();
+    let mode = Mode {
+        threads: 2,
+        ..Mode::default()
+    };
+    let t = check(&with_variants(short, 2, 4), mode, 300);
+    assert!(t.mates > 100 && t.nomates > 30, "{t:?}");
 }
