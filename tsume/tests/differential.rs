@@ -14,7 +14,9 @@
 //!   plies shorter nothing longer and no `NoMate`;
 //! * a `Mate` line is legal move by move in rsshogi, the attacker checks on every move,
 //!   and the end is mate, or every reply left is an interposed drop that the attacker can
-//!   take with check (a futile drop, not played).
+//!   take with check (a futile drop, not played);
+//! * on an exact line, every other check in its last 7 plies that brute force mates as
+//!   quickly as the main move is listed as a cook (余詰) or as undecided.
 //!
 //! Positions: the tsume seeds of the engine's tests, the short test set, the last plies
 //! of the Edo problems' published lines, and variants of each: a few random legal moves
@@ -217,6 +219,51 @@ fn replay(sfen: &str, line: &[String], defender_root: bool) -> Result<(), String
     Ok(())
 }
 
+/// The cooks (余詰) Kanju left out: at each attacker move of the exact main line `line`
+/// near its end, and where the cook search looked, every other check that brute force
+/// mates within the plies the main move needed must be listed, as a cook or undecided.
+/// (Brute force counts every interposition, so what it finds is a cook under any rule.)
+fn missing_cooks(
+    sfen: &str,
+    line: &[String],
+    defender_root: bool,
+    solution: &kanju_tsume::Solution,
+) -> Vec<String> {
+    let listed: Vec<(usize, String)> = solution
+        .cooks
+        .iter()
+        .chain(&solution.cooks_undecided)
+        .map(|c| (c.ply, c.alternative.to_usi()))
+        .collect();
+    let looked_at = |ply: usize| {
+        ply < solution.cooks_checked_plies || ply + solution.cooks_checked_last_plies >= line.len()
+    };
+    let mut p = rs::parse(sfen).expect("rsshogi parses what Kanju accepted");
+    let mut missing = Vec::new();
+    for (ply, main) in line.iter().enumerate() {
+        let attacker = (ply % 2 == 0) != defender_root;
+        let left = (line.len() - ply) as u32;
+        if attacker && left <= 7 && looked_at(ply) {
+            let mut brute = Brute::new();
+            for m in rs::legal(&p, true) {
+                let usi = m.to_usi();
+                if usi == *main || !rs::gives_check(&p, m) {
+                    continue;
+                }
+                let m32 = p.move32_from_move(m);
+                p.apply_move32(m32);
+                let mates = brute.defender_mated(&mut p, left - 1);
+                p.undo_move32(m32).expect("undo");
+                if matches!(mates, Ok(true)) && !listed.contains(&(ply, usi.clone())) {
+                    missing.push(format!("ply {ply}: {usi} also mates within {left}"));
+                }
+            }
+        }
+        rs::play_usi(&mut p, main);
+    }
+    missing
+}
+
 /// A position to check, with where it came from.
 struct Case {
     origin: String,
@@ -264,6 +311,8 @@ struct Tally {
     same_length: usize,
     /// Kanju's NoMate where brute force ruled out mates up to 5 plies or more.
     nomate_checked_deep: usize,
+    /// Exact lines whose last plies' alternatives brute force checked.
+    cook_plies_checked: usize,
     /// Searches with a mate length limit, and those undecided at the node limit.
     length_limited: usize,
     length_limit_undecided: usize,
@@ -334,6 +383,12 @@ fn check(cases: &[Case], mode: Mode, min_positions: usize) -> Tally {
                     }
                     tally.same_length += usize::from(len == m);
                 }
+                if solution.length_exact {
+                    for e in missing_cooks(&case.sfen, &usi, defender_root, &solution) {
+                        fail(format!("line {}: {e}", usi.join(" ")));
+                    }
+                    tally.cook_plies_checked += 1;
+                }
             }
             Outcome::Unknown(_) => {
                 tally.unknown += 1;
@@ -393,6 +448,10 @@ fn check(cases: &[Case], mode: Mode, min_positions: usize) -> Tally {
 /// Up to `n` random legal moves, either side, played from `sfen` in rsshogi.
 fn played_on(rng: &mut Rng, sfen: &str, n: usize) -> Option<String> {
     let mut p = rs::parse(sfen)?;
+    // An illegal position (the short tests have one) has "legal" moves that take a king.
+    if rs::opponent_in_check(&p) {
+        return None;
+    }
     for _ in 0..n {
         let moves = rs::legal(&p, false);
         if moves.is_empty() {
