@@ -119,9 +119,9 @@ pub struct Limits {
     /// counted with every interposition played, futile drops (無駄合) included, so a mate
     /// whose tsume length fits only once those are left out can end in
     /// [`UnknownReason::LengthLimit`]. A mate that comes back is the main line, no longer
-    /// than the limit. Ruling out every mate within the limit can cost far more nodes than
-    /// finding the mate when there is one: the search cannot keep "no mate within n" in
-    /// its table, only path by path.
+    /// than the limit. "No mate within n plies" is kept in the table for each position
+    /// the search rules out, so that other paths reaching it with no more plies left use
+    /// it; a later search without the limit, on the same table, ignores those entries.
     pub max_mate_len: Option<u32>,
     /// Which side the root player is.
     pub root: RootMode,

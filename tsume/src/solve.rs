@@ -3,6 +3,7 @@
 
 use crate::busy::Busy;
 use crate::dfpn::{Res, Searcher, Shared};
+use crate::entry::ANY_LENGTH;
 use crate::mainline::{Hint, HintSource, MateSearch, Mated, NodeBudget};
 use crate::node::NO_DEP;
 use crate::path::PathSet;
@@ -29,7 +30,8 @@ impl TableHints<'_> {
             .probe(self.sh.key_of_board(board_key), hand, 1, 1);
         if r.pn == 0 {
             Hint::Mated(r.len)
-        } else if r.dn == 0 {
+        } else if r.dn == 0 && r.len == ANY_LENGTH {
+            // (A disproof under a length limit says nothing of longer mates.)
             Hint::NoMate
         } else {
             Hint::Unknown
@@ -262,7 +264,7 @@ pub(crate) fn solve(
     };
     let decided_after = Some(start.elapsed());
     if root.dn == 0 {
-        let outcome = if root.rep_dep == NO_DEP {
+        let outcome = if root.rep_dep == NO_DEP && root.len == ANY_LENGTH {
             Outcome::NoMate
         } else {
             Outcome::Unknown(UnknownReason::LengthLimit)

@@ -27,7 +27,7 @@
 //! collection (Muso 6 after Microcosmos at 256 MiB: not proven in 14 M nodes, against
 //! 1.6 M on an empty table).
 
-use crate::entry::{Entry, SNDA_MOVES};
+use crate::entry::{Entry, ANY_LENGTH, SNDA_MOVES};
 use crate::memory::Block;
 use crate::presence::Presence;
 use kanju_engine::{Hand, Move};
@@ -105,6 +105,12 @@ impl ClusterGuard<'_> {
     }
 }
 
+/// Whether a disproof of reach `a` rules out at least what one of reach `b` does (see
+/// [`crate::entry::within`]).
+fn reaches_as_far(a: u16, b: u16) -> bool {
+    a == ANY_LENGTH || (b != ANY_LENGTH && a >= b)
+}
+
 /// Lock stripes: a lock covers every cluster with its index modulo this. Many more
 /// stripes than threads, so threads rarely wait, and few enough to stay in cache.
 const STRIPES: usize = 1 << 14;
@@ -118,7 +124,7 @@ pub(crate) struct Probe {
     pub dn: u32,
     /// For a terminal answer, the proof or disproof hand that answered.
     pub hand: Hand,
-    /// Mate length of a proof.
+    /// Mate length of a proof; a disproof's reach (see [`crate::entry::within`]).
     pub len: u16,
     /// Minimal distance stored for the exact position, `u16::MAX` if none.
     pub md: u16,
@@ -180,7 +186,7 @@ pub(crate) struct Store {
     pub dn: u32,
     /// Exact hand for unknown results, proof/disproof hand for terminal ones.
     pub hand: Hand,
-    /// Mate length for proofs.
+    /// Mate length for proofs; reach for disproofs (see [`crate::entry::within`]).
     pub len: u16,
     /// Minimal distance seen.
     pub md: u16,
@@ -356,6 +362,7 @@ impl Table {
         let mut bound_pn = 0;
         let mut bound_dn = 0;
         let mut proof: Option<usize> = None;
+        let mut limited: Option<usize> = None;
         for i in 0..CLUSTER {
             if !holds(c.key(i), key) {
                 continue;
@@ -369,8 +376,15 @@ impl Table {
                 }
             } else if e.dn == 0 {
                 if e.hand.dominates(hand) {
-                    c.renew(i, generation);
-                    return Probe::terminal(&c.entries[i]);
+                    if e.len == ANY_LENGTH {
+                        c.renew(i, generation);
+                        return Probe::terminal(&c.entries[i]);
+                    }
+                    // A disproof under a length limit answers only where a proof (of a
+                    // longer mate) does not; the furthest-reaching one.
+                    if limited.is_none_or(|l| e.len > c.entries[l].len) {
+                        limited = Some(i);
+                    }
                 }
             } else if e.hand == hand {
                 c.renew(i, generation);
@@ -392,7 +406,7 @@ impl Table {
                 bound_pn = bound_pn.max(e.pn);
             }
         }
-        if let Some(i) = proof {
+        if let Some(i) = proof.or(limited) {
             c.renew(i, generation);
             return Probe::terminal(&c.entries[i]);
         }
@@ -447,7 +461,10 @@ impl Table {
                         && !e.is_disproven()
                         && !(e.is_proven() && e.len < s.len)
                 } else {
-                    s.hand.dominates(e.hand) && !e.is_proven()
+                    // A disproof under a length limit leaves those that reach further.
+                    s.hand.dominates(e.hand)
+                        && !e.is_proven()
+                        && (!e.is_disproven() || reaches_as_far(s.len, e.len))
                 };
                 if subsumed {
                     c.set_key(i, 0);
@@ -462,6 +479,12 @@ impl Table {
                 && (e.pn == 0) == proven
                 && (e.dn == 0) == disproven
         });
+        if let Some(i) = same {
+            let e = &c.entries[i];
+            if disproven && !reaches_as_far(s.len, e.len) {
+                return;
+            }
+        }
         let (idx, fresh) = match same {
             Some(i) => {
                 c.renew(i, generation);
@@ -605,7 +628,7 @@ mod tests {
             pn,
             dn,
             hand: h,
-            len: 3,
+            len: if dn == 0 { ANY_LENGTH } else { 3 },
             md: 1,
             amount: 1,
             parent_key: 0,
@@ -661,6 +684,40 @@ mod tests {
         assert_eq!(t.probe(42, hand(0, 1), 1, 1).dn, 0);
         assert_eq!(t.probe(42, hand(1, 0), 1, 1).dn, 0);
         assert_ne!(t.probe(42, hand(3, 0), 1, 1).dn, 0);
+    }
+
+    /// A disproof found under a mate length limit ("no mate within n") can stand beside a
+    /// proof of a longer mate: the proof answers first, and the caller decides which of the
+    /// two its path can use. It never replaces a disproof that reaches further.
+    #[test]
+    fn a_disproof_within_a_length_limit_yields_to_proofs_and_to_wider_disproofs() {
+        let t = Table::new(1);
+        let within = |n| Store {
+            len: crate::entry::within(n),
+            ..store(INF, 0, hand(2, 1))
+        };
+        t.store(42, &within(4));
+        let p = t.probe(42, hand(1, 1), 1, 1);
+        assert_eq!((p.dn, p.len), (0, crate::entry::within(4)));
+        // A narrower one does not replace it; a wider one does.
+        t.store(42, &within(2));
+        assert_eq!(t.probe(42, hand(1, 1), 1, 1).len, crate::entry::within(4));
+        t.store(42, &within(6));
+        assert_eq!(t.probe(42, hand(1, 1), 1, 1).len, crate::entry::within(6));
+        // A proof of a mate in 9 with fewer pieces answers before it.
+        t.store(
+            42,
+            &Store {
+                len: 9,
+                ..store(0, INF, hand(1, 0))
+            },
+        );
+        let p = t.probe(42, hand(1, 1), 1, 1);
+        assert_eq!((p.pn, p.len), (0, 9));
+        // A disproof at any length is not replaced by one under a limit.
+        t.store(43, &store(INF, 0, hand(2, 1)));
+        t.store(43, &within(8));
+        assert_eq!(t.probe(43, hand(2, 1), 1, 1).len, ANY_LENGTH);
     }
 
     #[test]

@@ -418,8 +418,8 @@ fn check(cases: &[Case], mode: Mode, min_positions: usize) -> Tally {
                 match outcome {
                     Outcome::Mate(line) if line.len() as u32 <= n => {}
                     Outcome::Unknown(UnknownReason::LengthLimit) if n < m => {}
-                    // Ruling out the shorter mates can take far more nodes than finding
-                    // the mate (see `Limits::max_mate_len`); that is a limit, not an error.
+                    // Ruling out the shorter mates can take more nodes than finding the
+                    // mate; that is a limit, not an error.
                     Outcome::Unknown(UnknownReason::Nodes) if n < m => {
                         tally.length_limit_undecided += 1;
                     }

@@ -10,7 +10,7 @@ use crate::initial;
 use crate::leaf_cache::Leaf;
 use crate::node::{Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP};
 use crate::proof_hand::and_proof_drop_rule;
-use crate::table::Store;
+use crate::table::{Probe, Store};
 use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 
 /// How far the SNDA walk follows parent pointers before giving up.
@@ -93,13 +93,12 @@ impl Searcher<'_> {
             }
             let m = c.mv;
             let mut p = sh.table.probe(c.key, c.hand, c.pn, c.dn);
-            if p.pn == 0 && !sh.mate_fits(depth + 1, p.len) {
-                // A proof whose mate overruns the length limit from here (the position was
-                // proven where more plies were left) does not count on this path: the
-                // child is searched again within what is left.
-                p.pn = c.pn;
-                p.dn = c.dn;
-                p.len = 0;
+            if !sh.answer_holds(depth + 1, p.pn, p.dn, p.len) {
+                // Under a mate length limit: a proof whose mate overruns the plies left here
+                // (the position was proven where more were left), or a disproof of mates
+                // within fewer plies than are left here. Neither counts on this path: the
+                // child is searched within what is left, as a new one.
+                p = Probe::unknown(c.pn, c.dn);
             }
             c.pn = p.pn;
             c.dn = p.dn;

@@ -18,12 +18,12 @@
 use crate::busy::Busy;
 use crate::churn::{self, Churn};
 use crate::delayed::reveal_chain;
-use crate::entry::{nonzero_key, INF, PN_MAX, SNDA_MOVES};
+use crate::entry::{nonzero_key, within, ANY_LENGTH, INF, PN_MAX, SNDA_MOVES};
 use crate::leaf_cache::LeafCache;
 use crate::node::{avoid_busy, summarize, Child, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
 use crate::path::PathSet;
 use crate::proof_hand::{and_proof_drop_rule, disproof_ceiling};
-use crate::table::Table;
+use crate::table::{Probe, Table};
 use crate::UnknownReason;
 use kanju_engine::{Color, GenMode, Hand, Move, Position};
 use parking_lot::Mutex;
@@ -145,6 +145,27 @@ impl<'a> Shared<'a> {
         u32::from(depth) + u32::from(len) <= u32::from(self.max_depth)
     }
 
+    /// Whether a disproof of reach `reach` holds at a node at `depth`: it rules out every
+    /// mate the length limit leaves that node.
+    #[inline]
+    pub fn disproof_holds(&self, depth: u16, reach: u16) -> bool {
+        reach == ANY_LENGTH
+            || u32::from(self.max_depth).saturating_sub(u32::from(depth)) < u32::from(reach)
+    }
+
+    /// Whether a table answer is one this path can use: a proof whose mate fits, or a
+    /// disproof that reaches far enough. Unknown answers always can.
+    #[inline]
+    pub fn answer_holds(&self, depth: u16, pn: u32, dn: u32, len: u16) -> bool {
+        if pn == 0 {
+            self.mate_fits(depth, len)
+        } else if dn == 0 {
+            self.disproof_holds(depth, len)
+        } else {
+            true
+        }
+    }
+
     /// The table key of `pos`.
     pub fn key_of(&self, pos: &Position) -> u64 {
         self.key_of_board(pos.board_key())
@@ -172,7 +193,7 @@ pub(crate) struct Res {
     pub dn: u32,
     /// Proof or disproof hand when terminal.
     pub hand: Hand,
-    /// Mate length when proven.
+    /// Mate length when proven; a disproof's reach (see [`crate::entry::within`]).
     pub len: u16,
     /// Path dependency of a disproof (`NO_DEP` if none).
     pub rep_dep: u16,
@@ -345,7 +366,10 @@ impl<'a> Searcher<'a> {
     pub fn root_child(&self, pos: &Position) -> Child {
         let key = self.sh.key_of(pos);
         let hand = pos.hand(self.sh.attacker);
-        let p = self.sh.table.probe(key, hand, 1, 1);
+        let mut p = self.sh.table.probe(key, hand, 1, 1);
+        if !self.sh.answer_holds(1, p.pn, p.dn, p.len) {
+            p = Probe::unknown(1, 1);
+        }
         Child {
             key,
             mv: Move::NONE,
@@ -426,14 +450,16 @@ impl<'a> Searcher<'a> {
             busy.set_depth(self.thread, depth);
         }
 
-        // Past the length limit an attacker node is given up, on this path only.
+        // Past the length limit an attacker node has no mate within the plies left, none,
+        // whatever it holds. That is true of the position, not of the path, and holds
+        // wherever it is met with no plies left.
         if or_node && depth >= sh.max_depth {
             return Res {
                 pn: INF,
                 dn: 0,
-                hand,
-                len: 0,
-                rep_dep: 0,
+                hand: disproof_ceiling(hand),
+                len: within(0),
+                rep_dep: NO_DEP,
                 amount: me.amount,
             };
         }

@@ -3,7 +3,7 @@
 //! repetition.
 
 use super::{Res, Searcher};
-use crate::entry::{INF, PN_MAX, SNDA_MOVES};
+use crate::entry::{one_ply_up, ANY_LENGTH, INF, PN_MAX, SNDA_MOVES};
 use crate::node::{Child, NO_DEP};
 use crate::proof_hand::{
     and_disproof, and_proof_drop_rule, captured_kind, disproof_ceiling, or_disproof, or_proof,
@@ -80,19 +80,29 @@ impl Searcher<'_> {
         let mut dep = NO_DEP;
         if or_node {
             let mut d = disproof_ceiling(actual);
+            // Under a length limit, the check whose refutation reaches least bounds how
+            // far the node's does.
+            let mut reach = ANY_LENGTH;
             for c in cs {
                 d = or_disproof(d, c.res_hand, c.mv, captured_kind(pos, c.mv));
                 dep = dep.min(c.rep_dep);
+                let up = one_ply_up(c.len);
+                if up != ANY_LENGTH && (reach == ANY_LENGTH || up < reach) {
+                    reach = up;
+                }
             }
             r.hand = d;
+            r.len = reach;
         } else {
-            // Prefer a refutation that holds everywhere.
+            // Prefer a refutation that holds everywhere, then one that holds at any length,
+            // then the one that reaches furthest.
             let c = cs
                 .iter()
                 .filter(|c| c.dn == 0)
-                .max_by_key(|c| c.rep_dep)
+                .max_by_key(|c| (c.rep_dep, c.len == ANY_LENGTH, c.len))
                 .expect("a disproven child");
             r.hand = and_disproof(c.res_hand, c.mv, actual);
+            r.len = one_ply_up(c.len);
             dep = c.rep_dep;
         }
         if !r.hand.dominates(actual) {
