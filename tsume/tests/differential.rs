@@ -264,6 +264,55 @@ fn missing_cooks(
     missing
 }
 
+/// Where an exact main line (default rules) lets the attacker mate sooner: at each of
+/// its attacker moves in the last 9 plies, brute force must find no mate two plies
+/// shorter than what the line spends from there. (Every interposition counted can only
+/// lengthen a mate, so one it finds exists under the tsume rules too.)
+fn shorter_mates(sfen: &str, line: &[String], defender_root: bool) -> Vec<String> {
+    let mut p = rs::parse(sfen).expect("rsshogi parses what Kanju accepted");
+    let mut found = Vec::new();
+    for (ply, main) in line.iter().enumerate() {
+        let attacker = (ply % 2 == 0) != defender_root;
+        let left = (line.len() - ply) as u32;
+        if attacker && (3..=BRUTE_PLIES).contains(&left) {
+            let mut brute = Brute::new();
+            if let Ok(true) = brute.attacker_mates(&mut p, left - 2) {
+                found.push(format!(
+                    "ply {ply}: the line takes {left} more plies, brute force mates in {}",
+                    left - 2
+                ));
+            }
+        }
+        rs::play_usi(&mut p, main);
+    }
+    found
+}
+
+/// The pieces Kanju says the attacker has left at the end (駒余り) are its hand in
+/// rsshogi's replay of the line.
+fn spare_pieces_match(
+    sfen: &str,
+    line: &[String],
+    solution: &kanju_tsume::Solution,
+) -> Result<(), String> {
+    let mut p = rs::parse(sfen).expect("rsshogi parses what Kanju accepted");
+    for m in line {
+        rs::play_usi(&mut p, m);
+    }
+    // The attacker made the last move: the side not to move at the end.
+    let end = Position::from_sfen(&rs::sfen(&p)).map_err(|e| format!("the end: {e}"))?;
+    let attacker = end.side_to_move().flip();
+    if end.hand(attacker) == solution.spare_pieces {
+        Ok(())
+    } else {
+        Err(format!(
+            "spare pieces {:?}, but the attacker holds {:?}",
+            solution.spare_pieces,
+            end.hand(attacker)
+        ))
+    }
+}
+
 /// A position to check, with where it came from.
 struct Case {
     origin: String,
@@ -388,6 +437,14 @@ fn check(cases: &[Case], mode: Mode, min_positions: usize) -> Tally {
                         fail(format!("line {}: {e}", usi.join(" ")));
                     }
                     tally.cook_plies_checked += 1;
+                    if !mode.classical {
+                        for e in shorter_mates(&case.sfen, &usi, defender_root) {
+                            fail(format!("line {}: {e}", usi.join(" ")));
+                        }
+                    }
+                }
+                if let Err(e) = spare_pieces_match(&case.sfen, &usi, &solution) {
+                    fail(format!("line {}: {e}", usi.join(" ")));
                 }
             }
             Outcome::Unknown(_) => {
@@ -630,7 +687,7 @@ fn problem_files_agree_with_brute_force() {
         // Positions 7, 5 and 3 plies before the published end, attacker to move.
         for (i, usi) in line.iter().enumerate() {
             let left = line.len() - i;
-            if left % 2 == 1 && left <= 7 && left >= 3 {
+            if left % 2 == 1 && (3..=7).contains(&left) {
                 roots.push(Case {
                     origin: format!("{} ply {}", p.name, i + 1),
                     sfen: rs::sfen(&pos),
