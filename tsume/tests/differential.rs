@@ -22,7 +22,7 @@
 //! of the Edo problems' published lines, and variants of each: a few random legal moves
 //! played on, or a piece moved from the attacker's hand to the defender's (which turns
 //! many mates into near misses). Also the hisshi files' endgames one attacker move on,
-//! searched with the defender to move. Default and classical rules; one thread, whose
+//! searched with the defender to move. Default, 二手変長 and classical rules; one thread, whose
 //! node limits repeat on any machine, and two. Set `KANJU_DIFF_SCALE=4` (say) for four
 //! times as many variants.
 
@@ -322,10 +322,11 @@ struct Case {
 /// How Kanju is run on a set of cases.
 #[derive(Clone, Copy, Default)]
 struct Mode {
-    /// The rules Shogi Zuko and Shogi Muso are solved with (classical 駒余り, futile drops
-    /// at any length), which change lengths but never make a line longer than brute
-    /// force's.
-    classical: bool,
+    /// The rules: which defence a mate leaving spare pieces (駒余り) yields to, and how
+    /// long the mate after a futile drop's capture may be. Each changes lengths, but never
+    /// makes a line longer than brute force's, which counts every interposition.
+    spare: SpareRule,
+    futile: FutileRule,
     /// Search threads. One repeats node for node, so node limits give the same answers
     /// on any machine; two also exercise the shared table under races.
     threads: usize,
@@ -342,10 +343,8 @@ fn solver(mode: Mode) -> Solver {
         generate_all_moves: true,
         ..Config::default()
     };
-    if mode.classical {
-        config.spare_rule = SpareRule::Classical;
-        config.futile_rule = FutileRule::AnyLength;
-    }
+    config.spare_rule = mode.spare;
+    config.futile_rule = mode.futile;
     Solver::new(config)
 }
 
@@ -437,7 +436,7 @@ fn check(cases: &[Case], mode: Mode, min_positions: usize) -> Tally {
                         fail(format!("line {}: {e}", usi.join(" ")));
                     }
                     tally.cook_plies_checked += 1;
-                    if !mode.classical {
+                    if mode.spare == SpareRule::Strict {
                         for e in shorter_mates(&case.sfen, &usi, defender_root) {
                             fail(format!("line {}: {e}", usi.join(" ")));
                         }
@@ -667,7 +666,7 @@ fn engine_tsume_seeds_agree_with_brute_force() {
 }
 
 /// The short test set, the Edo problems' last plies, and their variants, under the default
-/// rules and the classical ones.
+/// rules, today's composers' (二手変長) and the classical collections'.
 #[test]
 fn problem_files_agree_with_brute_force() {
     rs::init();
@@ -697,9 +696,14 @@ fn problem_files_agree_with_brute_force() {
         }
     }
     let cases = with_variants(roots, 1, 2);
-    for classical in [false, true] {
+    for (spare, futile) in [
+        (SpareRule::Strict, FutileRule::SameLength),
+        (SpareRule::TwoPly, FutileRule::SameLength),
+        (SpareRule::Classical, FutileRule::AnyLength),
+    ] {
         let mode = Mode {
-            classical,
+            spare,
+            futile,
             ..Mode::default()
         };
         let t = check(&cases, mode, 500);
