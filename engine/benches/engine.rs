@@ -17,26 +17,13 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::{rs, Rng};
+use common::{median, rs, runs, Rng};
 use kanju_engine::{Color, GenMode, Move, MoveList, Position};
 use rsshogi::board::MoveList as RMoveList;
 use std::hint::black_box;
 use std::time::Instant;
 
 const TACTICAL: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn runs(default: usize) -> usize {
-    std::env::var("KANJU_BENCH_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-        .max(1)
-}
 
 /// Times `k` and `r` alternately, `n` times each after one warm-up, and returns the medians
 /// in seconds.

@@ -29,6 +29,11 @@
 //! A run whose outcome is not the problem's known one, or an answer whose length is not
 //! the published one, stops the benchmark: a fast wrong answer is not a speed.
 
+// The engine's bench and test helpers (medians, run counts), shared rather than copied.
+#[path = "../../engine/tests/common/mod.rs"]
+mod common;
+
+use common::{median, runs};
 use kanju_engine::Position;
 use kanju_tsume::{
     BrinkmateLimits, BrinkmateOutcome, BrinkmateSolution, Config, FutileRule, Limits, Outcome,
@@ -159,19 +164,6 @@ const BRINKS: &[Brink] = &[
     },
 ];
 
-fn runs() -> usize {
-    std::env::var("KANJU_BENCH_RUNS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3)
-        .max(1)
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn geometric_mean(v: &[f64]) -> f64 {
     (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
 }
@@ -215,7 +207,7 @@ fn proof(filters: &[String]) {
     let mut solver = Solver::new(config(1, 256, false));
     let mut rates = Vec::new();
     for p in PROOFS.iter().filter(|p| wanted(filters, "proof", p.name)) {
-        let sols: Vec<Solution> = (0..runs()).map(|_| solve(&mut solver, p)).collect();
+        let sols: Vec<Solution> = (0..runs(3)).map(|_| solve(&mut solver, p)).collect();
         let nodes = sols[0].nodes;
         let same = sols.iter().all(|s| s.nodes == nodes);
         let secs = median(sols.iter().map(|s| s.elapsed.as_secs_f64()).collect());
@@ -251,7 +243,7 @@ fn threads(filters: &[String]) {
     let mut speedups = Vec::new();
     for p in PROOFS.iter().filter(|p| wanted(filters, "threads", p.name)) {
         let (mut t1, mut t2) = (Vec::new(), Vec::new());
-        for i in 0..runs() {
+        for i in 0..runs(3) {
             // Alternate which goes first so neither always meets a warmer machine.
             for two_first in [i % 2 == 1, i % 2 == 0] {
                 if two_first {
@@ -288,7 +280,7 @@ fn threads(filters: &[String]) {
 fn answer(filters: &[String]) {
     let mut solver = Solver::new(config(1, 1024, true));
     for p in ANSWERS.iter().filter(|p| wanted(filters, "answer", p.name)) {
-        let sols: Vec<Solution> = (0..runs()).map(|_| solve(&mut solver, p)).collect();
+        let sols: Vec<Solution> = (0..runs(3)).map(|_| solve(&mut solver, p)).collect();
         let secs = median(sols.iter().map(|s| s.elapsed.as_secs_f64()).collect());
         let proof = median(
             sols.iter()
@@ -352,7 +344,7 @@ fn brinkmates(filters: &[String]) {
         .filter(|b| wanted(filters, "brinkmate", b.name))
     {
         let found: Vec<BrinkmateSolution> =
-            (0..runs()).map(|_| brinkmate(&mut solver, b)).collect();
+            (0..runs(3)).map(|_| brinkmate(&mut solver, b)).collect();
         let nodes = found[0].nodes;
         let same = found.iter().all(|f| f.nodes == nodes);
         let secs = median(found.iter().map(|f| f.elapsed.as_secs_f64()).collect());

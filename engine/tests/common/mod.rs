@@ -40,6 +40,21 @@ impl Rng {
     }
 }
 
+/// The median of `v` (the upper one of an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Runs per benchmark: `KANJU_BENCH_RUNS`, or `default`.
+pub fn runs(default: usize) -> usize {
+    std::env::var("KANJU_BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+        .max(1)
+}
+
 /// `engine/tests/data/<name>`.
 pub fn data_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
