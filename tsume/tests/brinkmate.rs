@@ -3,13 +3,18 @@
 //! against the definitions with the tsume solver's public API, which the brinkmate code
 //! does not go through:
 //! - a brinkmate: every legal reply to its last move is mated (`Solver::solve`), and the
-//!   mate reported for each reply replays;
+//!   mate reported for each reply replays, in Kanju's board and in rsshogi's, whose legal
+//!   replies must be exactly those answered;
 //! - no brinkmate in one: every attacker move has a reply that `Solver::solve` proves
 //!   unmated;
 //! - a threatmate: after it and a pass, `Solver::solve` proves a mate.
 
+// The engine's test helpers: rsshogi, an independent board, replays every line too.
+#[path = "../../engine/tests/common/mod.rs"]
+mod common;
 mod support;
 
+use common::rs;
 use kanju_engine::{GenMode, Move, MoveList, Position};
 use kanju_tsume::{
     BrinkmateLimits, BrinkmateOutcome, BrinkmateSolution, Config, Limits, Outcome, Solver,
@@ -139,6 +144,48 @@ fn assert_brinkmate(c: &mut Solver, name: &str, pos: &Position, found: &Brinkmat
         );
         assert_eq!(mates(c, &p), Some(true), "{name}: {}", r.reply.to_usi());
     }
+    rsshogi_agrees(name, pos, line, found);
+}
+
+/// The same brinkmate replayed in rsshogi: the line is legal, the replies answered are
+/// rsshogi's legal moves at its end, and each reply's mate is legal, checks on every
+/// attacker move, and ends with no legal move.
+fn rsshogi_agrees(name: &str, pos: &Position, line: &[Move], found: &BrinkmateSolution) {
+    rs::init();
+    let mut end = rs::parse(&pos.to_sfen()).expect("rsshogi parses the position");
+    for m in usi(line) {
+        assert!(
+            legal_in_rsshogi(&end, &m),
+            "{name}: {m} is illegal in rsshogi"
+        );
+        rs::play_usi(&mut end, &m);
+    }
+    let mut answered: Vec<String> = found.replies.iter().map(|r| r.reply.to_usi()).collect();
+    answered.sort();
+    assert_eq!(answered, rs::usi(&rs::legal(&end, true)), "{name}: replies");
+    for r in &found.replies {
+        let mut p = end.clone();
+        rs::play_usi(&mut p, &r.reply.to_usi());
+        for (i, m) in usi(&r.mate).iter().enumerate() {
+            assert!(legal_in_rsshogi(&p, m), "{name}: {m} is illegal in rsshogi");
+            let legal = rs::legal(&p, true);
+            let mv = legal.iter().find(|x| x.to_usi() == *m).expect("legal");
+            assert!(
+                i % 2 == 1 || rs::gives_check(&p, *mv),
+                "{name}: {m} does not check"
+            );
+            rs::play_usi(&mut p, m);
+        }
+        assert!(
+            rs::in_check(&p) && rs::legal(&p, true).is_empty(),
+            "{name}: after {} the mate does not end in mate in rsshogi",
+            r.reply.to_usi()
+        );
+    }
+}
+
+fn legal_in_rsshogi(p: &rs::RPos, usi: &str) -> bool {
+    rs::legal(p, true).iter().any(|m| m.to_usi() == usi)
 }
 
 /// The brinkmates of the file: each found within its book line's length, checked against
