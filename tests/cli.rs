@@ -153,6 +153,33 @@ fn solve_nomate_and_timeout() {
 }
 
 #[test]
+fn solve_with_a_length_limit() {
+    // antma-tsume7-4 mates in 7 and no sooner: within 7 the mate comes back, within 5
+    // the answer says no mate within the limit, and an absurd limit is refused.
+    let pos = "ln7/1k7/1pp1S4/p8/9/9/9/9/9 b RBGNrb3g3s2n3l15p 1";
+    let o = kanju(&["solve", pos, "--json", "--max-length", "7"]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (&v["result"], &v["length"]),
+        (&Value::from("mate"), &Value::from(7))
+    );
+    let o = kanju(&["solve", pos, "--json", "--max-length=5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["result"], "unknown");
+    assert!(
+        v["reason"].as_str().unwrap().contains("length limit"),
+        "{v}"
+    );
+    assert_eq!(v["max_length"], 5);
+    for bad in ["0", "-3", "many", "99999"] {
+        let o = kanju(&["solve", pos, "--max-length", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--max-length"), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn solve_defender_root() {
     // After the attacker's first check, the defender is to move and is mated in 2.
     let o = kanju(&["solve", problems::MATE3, "--json"]);

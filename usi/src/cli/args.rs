@@ -55,6 +55,8 @@ pub struct SolveArgs {
     pub proof_only: bool,
     /// The search's seed ([`kanju_tsume::Config::seed`]).
     pub seed: u64,
+    /// The longest mate looked for ([`kanju_tsume::Limits::max_mate_len`]).
+    pub max_length: Option<u32>,
 }
 
 impl Default for SolveArgs {
@@ -67,6 +69,7 @@ impl Default for SolveArgs {
             futile_rule: FutileRule::SameLength,
             proof_only: false,
             seed: 0,
+            max_length: None,
         }
     }
 }
@@ -224,6 +227,9 @@ fn check_common(a: &CommonArgs, command: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The longest `--max-length`: past it the search's path would not hold the line.
+const MAX_LENGTH: u64 = 10_000;
+
 fn unknown_flag(flag: &str, command: &str) -> String {
     format!("unknown flag '{flag}' (see kanju {command} --help)")
 }
@@ -239,6 +245,7 @@ pub fn parse_solve(args: &[String]) -> Result<Option<SolveArgs>, String> {
             "--seed" => a.seed = flags.whole(0, u64::MAX)?,
             "--defender-root" => a.defender_root = true,
             "--proof-only" => a.proof_only = true,
+            "--max-length" => a.max_length = Some(flags.whole(1, MAX_LENGTH)?),
             "--spare-rule" => {
                 let v = flags.value()?;
                 a.spare_rule = crate::options::parse_spare_rule(v).ok_or_else(|| {

@@ -62,6 +62,8 @@ SOLVE:
                        (a side to move in check always defends)
     --proof-only       stop at the first verified mate (no exact length, 無駄合,
                        駒余り or 余詰 work)
+    --max-length <N>   look only for mates of at most N plies, every interposition
+                       counted; none within them is 'unknown' (longer ones may exist)
     --quiet            no progress bar or summary
     --seed <S>         vary the search's move-order noise; 0, the default, is the
                        search that repeats exactly on one thread. For measuring how
@@ -86,7 +88,8 @@ SOLVE:
     main_kifu, alternative_kifu}], cooks_undecided (the same, for alternatives not
     settled within their node budget), cooks_checked_plies and cooks_checked_last_plies
     (the plies from the start, and when a deadline left a gap from the end, whose
-    alternatives were all looked at), spare_pieces, reason, error, nodes, time_ms, nps.
+    alternatives were all looked at), spare_pieces, reason, error, defender_root and
+    max_length (when asked for), nodes, time_ms, nps.
 
 BRINKMATE:
     Looks for a brinkmate (必至): a move after which every defence, counter-checks

@@ -22,6 +22,8 @@ pub struct Solved {
     pub sol: Solution,
     /// True if the root player defends.
     pub defends: bool,
+    /// The mate length limit searched under (`--max-length`).
+    pub max_length: Option<u32>,
 }
 
 /// The solver settings `kanju solve` asks for.
@@ -57,7 +59,7 @@ pub fn solve(
     let limits = Limits {
         time: args.common.time,
         nodes: args.common.nodes,
-        max_mate_len: None,
+        max_mate_len: args.max_length,
         root,
     };
     let stop = AtomicBool::new(false);
@@ -65,7 +67,12 @@ pub fn solve(
         solver.solve(&pos, &limits, &stop, progress)
     })?;
     let defends = report::root_defends(root, &pos);
-    Ok(Solved { pos, sol, defends })
+    Ok(Solved {
+        pos,
+        sol,
+        defends,
+        max_length: args.max_length,
+    })
 }
 
 impl Job for SolveArgs {
@@ -224,6 +231,9 @@ pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
             }
             if s.defends {
                 o.put("defender_root", true);
+            }
+            if let Some(n) = s.max_length {
+                o.put("max_length", n as u64);
             }
             stats::put_json(&mut o, s.sol.nodes, s.sol.elapsed, s.sol.decided_after);
         }
