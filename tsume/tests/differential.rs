@@ -16,15 +16,18 @@
 //!   and the end is mate, or every reply left is an interposed drop that the attacker can
 //!   take with check (a futile drop, not played);
 //! * on an exact line, every other check in its last 7 plies that brute force mates as
-//!   quickly as the main move is listed as a cook (余詰) or as undecided.
+//!   quickly as the main move is listed as a cook (余詰) or as undecided; under the
+//!   default rules no attacker move in its last 9 plies has a mate two plies shorter than
+//!   the line spends; and the spare pieces reported (駒余り) are the attacker's hand at
+//!   the end.
 //!
 //! Positions: the tsume seeds of the engine's tests, the short test set, the last plies
 //! of the Edo problems' published lines, and variants of each: a few random legal moves
 //! played on, or a piece moved from the attacker's hand to the defender's (which turns
 //! many mates into near misses). Also the hisshi files' endgames one attacker move on,
-//! searched with the defender to move. Default, 二手変長 and classical rules; one thread, whose
-//! node limits repeat on any machine, and two. Set `KANJU_DIFF_SCALE=4` (say) for four
-//! times as many variants.
+//! searched with the defender to move. Default, 二手変長 and classical rules; one thread,
+//! whose node limits repeat on any machine, and two. Set `KANJU_DIFF_SCALE=4` (say) for
+//! four times as many variants.
 
 // The engine's test helpers (seeded RNG, rsshogi adapter) are shared, not copied.
 #[path = "../../engine/tests/common/mod.rs"]
