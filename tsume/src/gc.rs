@@ -107,7 +107,11 @@ mod tests {
             );
         }
         for &k in &line {
-            assert_eq!(t.probe(k, Hand::EMPTY, 1, 1).pn, 0, "stored {k:x}");
+            assert_eq!(
+                t.probe(k, Hand::EMPTY, 1, 1, u16::MAX).pn,
+                0,
+                "stored {k:x}"
+            );
         }
         let before = t.hashfull();
         let freed = t.collect(0.5, &line);
@@ -115,13 +119,13 @@ mod tests {
         assert!(t.hashfull() < before);
         for &k in &line {
             assert_eq!(
-                t.probe(k, Hand::EMPTY, 1, 1).pn,
+                t.probe(k, Hand::EMPTY, 1, 1, u16::MAX).pn,
                 0,
                 "proof line entry {k:x} survived"
             );
         }
         // The expensive junk survives too.
         let k = 0u64.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-        assert!(t.probe(k, Hand::EMPTY, 1, 1).found);
+        assert!(t.probe(k, Hand::EMPTY, 1, 1, u16::MAX).found);
     }
 }

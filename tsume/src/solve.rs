@@ -27,11 +27,11 @@ impl TableHints<'_> {
         let r = self
             .sh
             .table
-            .probe(self.sh.key_of_board(board_key), hand, 1, 1);
+            // At any length: a disproof under a length limit says nothing of longer mates.
+            .probe(self.sh.key_of_board(board_key), hand, 1, 1, u16::MAX);
         if r.pn == 0 {
             Hint::Mated(r.len)
-        } else if r.dn == 0 && r.len == ANY_LENGTH {
-            // (A disproof under a length limit says nothing of longer mates.)
+        } else if r.dn == 0 {
             Hint::NoMate
         } else {
             Hint::Unknown

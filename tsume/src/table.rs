@@ -348,7 +348,10 @@ impl Table {
 
     /// What the table knows about board `key` with attacker hand `hand`. `init_pn`/`init_dn`
     /// are the estimates for an unknown position; dominating entries can only raise them.
-    pub fn probe(&self, key: u64, hand: Hand, init_pn: u32, init_dn: u32) -> Probe {
+    /// `left` is the plies a mate may take from the position (`u16::MAX` without a length
+    /// limit): a proof answers only if its mate fits in them, a disproof only if it rules
+    /// out every mate that short (see [`crate::entry::within`]).
+    pub fn probe(&self, key: u64, hand: Hand, init_pn: u32, init_dn: u32, left: u16) -> Probe {
         let mut r = Probe::unknown(init_pn, init_dn);
         if !self.presence.may_hold(key) {
             return r;
@@ -362,7 +365,6 @@ impl Table {
         let mut bound_pn = 0;
         let mut bound_dn = 0;
         let mut proof: Option<usize> = None;
-        let mut limited: Option<usize> = None;
         for i in 0..CLUSTER {
             if !holds(c.key(i), key) {
                 continue;
@@ -371,20 +373,16 @@ impl Table {
             if e.pn == 0 {
                 // Several proofs may cover the position: answer with the shortest mate, so
                 // that lengths only ever shrink and the main line's lengths stay ordered.
-                if hand.dominates(e.hand) && proof.is_none_or(|p| e.len < c.entries[p].len) {
+                if e.len <= left
+                    && hand.dominates(e.hand)
+                    && proof.is_none_or(|p| e.len < c.entries[p].len)
+                {
                     proof = Some(i);
                 }
             } else if e.dn == 0 {
-                if e.hand.dominates(hand) {
-                    if e.len == ANY_LENGTH {
-                        c.renew(i, generation);
-                        return Probe::terminal(&c.entries[i]);
-                    }
-                    // A disproof under a length limit answers only where a proof (of a
-                    // longer mate) does not; the furthest-reaching one.
-                    if limited.is_none_or(|l| e.len > c.entries[l].len) {
-                        limited = Some(i);
-                    }
+                if e.hand.dominates(hand) && (e.len == ANY_LENGTH || left < e.len) {
+                    c.renew(i, generation);
+                    return Probe::terminal(&c.entries[i]);
                 }
             } else if e.hand == hand {
                 c.renew(i, generation);
@@ -406,7 +404,7 @@ impl Table {
                 bound_pn = bound_pn.max(e.pn);
             }
         }
-        if let Some(i) = proof.or(limited) {
+        if let Some(i) = proof {
             c.renew(i, generation);
             return Probe::terminal(&c.entries[i]);
         }
@@ -461,10 +459,15 @@ impl Table {
                         && !e.is_disproven()
                         && !(e.is_proven() && e.len < s.len)
                 } else {
-                    // A disproof under a length limit leaves those that reach further.
+                    // A disproof under a length limit leaves those that reach further, and
+                    // the numbers of positions it does not answer for with more plies left.
                     s.hand.dominates(e.hand)
                         && !e.is_proven()
-                        && (!e.is_disproven() || reaches_as_far(s.len, e.len))
+                        && if e.is_disproven() {
+                            reaches_as_far(s.len, e.len)
+                        } else {
+                            s.len == ANY_LENGTH
+                        }
                 };
                 if subsumed {
                     c.set_key(i, 0);
@@ -652,12 +655,14 @@ mod tests {
         }
         let stored: Vec<u64> = (0..i)
             .map(key)
-            .filter(|&k| t.probe(k, hand(0, 0), 1, 1).found)
+            .filter(|&k| t.probe(k, hand(0, 0), 1, 1, u16::MAX).found)
             .collect();
         let boards = t.refresh_filter().expect("rebuilt");
         assert!(!t.presence.is_blind());
         assert_eq!(boards, stored.len());
-        assert!(stored.iter().all(|&k| t.probe(k, hand(0, 0), 1, 1).found));
+        assert!(stored
+            .iter()
+            .all(|&k| t.probe(k, hand(0, 0), 1, 1, u16::MAX).found));
         let never = (i + 1..i + 10_001)
             .filter(|&j| t.presence.may_hold(key(j)))
             .count();
@@ -668,43 +673,48 @@ mod tests {
     fn proof_with_fewer_pieces_proves_more() {
         let t = Table::new(1);
         t.store(42, &store(0, INF, hand(1, 0)));
-        assert_eq!(t.probe(42, hand(1, 0), 1, 1).pn, 0);
-        assert_eq!(t.probe(42, hand(2, 1), 1, 1).pn, 0);
-        let p = t.probe(42, hand(0, 1), 1, 1);
+        assert_eq!(t.probe(42, hand(1, 0), 1, 1, u16::MAX).pn, 0);
+        assert_eq!(t.probe(42, hand(2, 1), 1, 1, u16::MAX).pn, 0);
+        let p = t.probe(42, hand(0, 1), 1, 1, u16::MAX);
         assert!(p.pn != 0 && !p.found);
         // Another board never answers.
-        assert!(!t.probe(43, hand(2, 1), 1, 1).found);
+        assert!(!t.probe(43, hand(2, 1), 1, 1, u16::MAX).found);
     }
 
     #[test]
     fn disproof_with_more_pieces_disproves_less() {
         let t = Table::new(1);
         t.store(42, &store(INF, 0, hand(2, 1)));
-        assert_eq!(t.probe(42, hand(2, 1), 1, 1).dn, 0);
-        assert_eq!(t.probe(42, hand(0, 1), 1, 1).dn, 0);
-        assert_eq!(t.probe(42, hand(1, 0), 1, 1).dn, 0);
-        assert_ne!(t.probe(42, hand(3, 0), 1, 1).dn, 0);
+        assert_eq!(t.probe(42, hand(2, 1), 1, 1, u16::MAX).dn, 0);
+        assert_eq!(t.probe(42, hand(0, 1), 1, 1, u16::MAX).dn, 0);
+        assert_eq!(t.probe(42, hand(1, 0), 1, 1, u16::MAX).dn, 0);
+        assert_ne!(t.probe(42, hand(3, 0), 1, 1, u16::MAX).dn, 0);
     }
 
-    /// A disproof found under a mate length limit ("no mate within n") can stand beside a
-    /// proof of a longer mate: the proof answers first, and the caller decides which of the
-    /// two its path can use. It never replaces a disproof that reaches further.
+    /// A probe answers with what holds for the plies a mate may take from the position:
+    /// a disproof found under a length limit ("no mate within n") only where no more are
+    /// left, a proof only where its mate fits. A disproof never gives way to one that
+    /// reaches less far, and an exact entry's numbers answer where neither holds.
     #[test]
-    fn a_disproof_within_a_length_limit_yields_to_proofs_and_to_wider_disproofs() {
+    fn a_probe_answers_with_what_holds_for_the_plies_left() {
         let t = Table::new(1);
         let within = |n| Store {
             len: crate::entry::within(n),
             ..store(INF, 0, hand(2, 1))
         };
+        t.store(42, &store(7, 9, hand(1, 1)));
         t.store(42, &within(4));
-        let p = t.probe(42, hand(1, 1), 1, 1);
-        assert_eq!((p.dn, p.len), (0, crate::entry::within(4)));
+        assert_eq!(t.probe(42, hand(1, 1), 1, 1, 4).dn, 0);
+        // With more plies left the exact entry's numbers answer.
+        let p = t.probe(42, hand(1, 1), 1, 1, 5);
+        assert_eq!((p.pn, p.dn), (7, 9));
+        assert_ne!(t.probe(42, hand(1, 1), 1, 1, u16::MAX).dn, 0);
         // A narrower one does not replace it; a wider one does.
         t.store(42, &within(2));
-        assert_eq!(t.probe(42, hand(1, 1), 1, 1).len, crate::entry::within(4));
+        assert_eq!(t.probe(42, hand(1, 1), 1, 1, 4).dn, 0);
         t.store(42, &within(6));
-        assert_eq!(t.probe(42, hand(1, 1), 1, 1).len, crate::entry::within(6));
-        // A proof of a mate in 9 with fewer pieces answers before it.
+        assert_eq!(t.probe(42, hand(1, 1), 1, 1, 6).dn, 0);
+        // A proof of a mate in 9 with fewer pieces answers where 9 plies are left.
         t.store(
             42,
             &Store {
@@ -712,12 +722,13 @@ mod tests {
                 ..store(0, INF, hand(1, 0))
             },
         );
-        let p = t.probe(42, hand(1, 1), 1, 1);
+        let p = t.probe(42, hand(1, 1), 1, 1, 9);
         assert_eq!((p.pn, p.len), (0, 9));
+        assert_ne!(t.probe(42, hand(1, 1), 1, 1, 8).pn, 0);
         // A disproof at any length is not replaced by one under a limit.
         t.store(43, &store(INF, 0, hand(2, 1)));
         t.store(43, &within(8));
-        assert_eq!(t.probe(43, hand(2, 1), 1, 1).len, ANY_LENGTH);
+        assert_eq!(t.probe(43, hand(2, 1), 1, 1, u16::MAX).dn, 0);
     }
 
     #[test]
@@ -725,15 +736,15 @@ mod tests {
         let t = Table::new(1);
         t.store(42, &store(10, 20, hand(1, 1)));
         // Exact hit.
-        let p = t.probe(42, hand(1, 1), 1, 1);
+        let p = t.probe(42, hand(1, 1), 1, 1, u16::MAX);
         assert!(p.found);
         assert_eq!((p.pn, p.dn), (10, 20));
         // More pieces: dn at least 20, pn not bounded.
-        let p = t.probe(42, hand(2, 1), 1, 1);
+        let p = t.probe(42, hand(2, 1), 1, 1, u16::MAX);
         assert!(!p.found);
         assert_eq!((p.pn, p.dn), (1, 20));
         // Fewer pieces: pn at least 10.
-        let p = t.probe(42, hand(0, 1), 1, 1);
+        let p = t.probe(42, hand(0, 1), 1, 1, u16::MAX);
         assert_eq!((p.pn, p.dn), (10, 1));
     }
 
@@ -769,12 +780,12 @@ mod tests {
         let mut s = store(3, 3, hand(0, 1));
         s.amount = 1000;
         t.store(7, &s);
-        assert!(t.probe(7, hand(0, 1), 1, 1).found);
+        assert!(t.probe(7, hand(0, 1), 1, 1, u16::MAX).found);
         assert!(
-            !t.probe(7, hand(0, 0), 1, 1).found,
+            !t.probe(7, hand(0, 0), 1, 1, u16::MAX).found,
             "amount 100 was the cheapest"
         );
-        assert!(t.probe(7, hand(1, 0), 1, 1).found);
+        assert!(t.probe(7, hand(1, 0), 1, 1, u16::MAX).found);
     }
 
     /// A table full of an earlier search's work still takes the new search's entries, and
@@ -793,10 +804,10 @@ mod tests {
         t.new_search();
         t.store(7, &store(3, 3, hand(0, 1)));
         assert!(
-            t.probe(7, hand(0, 1), 1, 1).found,
+            t.probe(7, hand(0, 1), 1, 1, u16::MAX).found,
             "a cheap new entry displaces an old one"
         );
-        let p = t.probe(7, hand(1, 0), 1, 1);
+        let p = t.probe(7, hand(1, 0), 1, 1, u16::MAX);
         assert!(p.found && p.pn == 3 && p.amount == 1_000_000);
         assert_eq!(
             (p.md, p.parent_key),
@@ -804,7 +815,7 @@ mod tests {
             "another root's distance and parent"
         );
         assert_eq!(
-            t.probe(other, hand(1, 0), 1, 1).pn,
+            t.probe(other, hand(1, 0), 1, 1, u16::MAX).pn,
             0,
             "proofs hold in any search"
         );
@@ -826,11 +837,20 @@ mod tests {
         t.collect(0.5, &[]);
         for k in 2000..2500u64 {
             assert!(
-                t.probe(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), hand(0, 0), 1, 1)
-                    .found
+                t.probe(
+                    k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                    hand(0, 0),
+                    1,
+                    1,
+                    u16::MAX
+                )
+                .found
             );
         }
-        assert!(!t.probe(0x9e37_79b9_7f4a_7c15, hand(0, 0), 1, 1).found);
+        assert!(
+            !t.probe(0x9e37_79b9_7f4a_7c15, hand(0, 0), 1, 1, u16::MAX)
+                .found
+        );
     }
 
     /// Keys that differ only in the byte the generation takes never share a cluster.
@@ -841,7 +861,7 @@ mod tests {
         let b = a | 0xff << 56;
         assert_ne!(t.index(a), t.index(b));
         t.store(a, &store(0, INF, hand(0, 0)));
-        assert!(!t.probe(b, hand(0, 0), 1, 1).found);
+        assert!(!t.probe(b, hand(0, 0), 1, 1, u16::MAX).found);
     }
 
     /// Probes read a cluster's keys without its lock while other threads write it. Two
@@ -864,7 +884,7 @@ mod tests {
                         let (pn, dn) = if side == 0 { (0, INF) } else { (INF, 0) };
                         t.store(key(b), &store(pn, dn, hand(0, 0)));
                         let other = (round * 13) % 64;
-                        let p = t.probe(key(other), hand(0, 0), 5, 5);
+                        let p = t.probe(key(other), hand(0, 0), 5, 5, u16::MAX);
                         if p.pn == 0 {
                             assert!(other % 2 == 0 && p.dn == INF, "board {other}: {p:?}");
                         }
@@ -878,7 +898,7 @@ mod tests {
         // Every board stored last is still answered (a cluster holds eight slots; 64 boards
         // in 16 clusters is four per cluster).
         for b in 0..64 {
-            let p = t.probe(key(b), hand(0, 0), 5, 5);
+            let p = t.probe(key(b), hand(0, 0), 5, 5, u16::MAX);
             assert!(p.found, "board {b}");
             assert_eq!(p.pn == 0, b % 2 == 0, "board {b}");
         }

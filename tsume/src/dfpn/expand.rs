@@ -10,7 +10,7 @@ use crate::initial;
 use crate::leaf_cache::Leaf;
 use crate::node::{Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP};
 use crate::proof_hand::and_proof_drop_rule;
-use crate::table::{Probe, Store};
+use crate::table::Store;
 use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 
 /// How far the SNDA walk follows parent pointers before giving up.
@@ -92,14 +92,9 @@ impl Searcher<'_> {
                 continue;
             }
             let m = c.mv;
-            let mut p = sh.table.probe(c.key, c.hand, c.pn, c.dn);
-            if !sh.answer_holds(depth + 1, p.pn, p.dn, p.len) {
-                // Under a mate length limit: a proof whose mate overruns the plies left here
-                // (the position was proven where more were left), or a disproof of mates
-                // within fewer plies than are left here. Neither counts on this path: the
-                // child is searched within what is left, as a new one.
-                p = Probe::unknown(c.pn, c.dn);
-            }
+            let p = sh
+                .table
+                .probe(c.key, c.hand, c.pn, c.dn, sh.plies_left(depth + 1));
             c.pn = p.pn;
             c.dn = p.dn;
             if p.pn == 0 || p.dn == 0 {

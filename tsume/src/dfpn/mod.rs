@@ -18,12 +18,12 @@
 use crate::busy::Busy;
 use crate::churn::{self, Churn};
 use crate::delayed::reveal_chain;
-use crate::entry::{nonzero_key, within, ANY_LENGTH, INF, PN_MAX, SNDA_MOVES};
+use crate::entry::{nonzero_key, within, INF, PN_MAX, SNDA_MOVES};
 use crate::leaf_cache::LeafCache;
 use crate::node::{avoid_busy, summarize, Child, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
 use crate::path::PathSet;
 use crate::proof_hand::{and_proof_drop_rule, disproof_ceiling};
-use crate::table::{Probe, Table};
+use crate::table::Table;
 use crate::UnknownReason;
 use kanju_engine::{Color, GenMode, Hand, Move, Position};
 use parking_lot::Mutex;
@@ -138,32 +138,13 @@ impl<'a> Shared<'a> {
         self.done.store(true, Ordering::Relaxed);
     }
 
-    /// Whether a mate `len` plies long from a node at `depth` ends within the length limit
-    /// (an attacker node at depth `d` is at ply `d - 1`; see `max_depth`).
+    /// The plies a mate may take from a node at `depth` within the length limit (an
+    /// attacker node at depth `d` is at ply `d - 1`; see `max_depth`): what a table probe
+    /// of the node is asked about, so that a proof found where more plies were left, or
+    /// a disproof of mates within fewer, does not answer for it.
     #[inline]
-    pub fn mate_fits(&self, depth: u16, len: u16) -> bool {
-        u32::from(depth) + u32::from(len) <= u32::from(self.max_depth)
-    }
-
-    /// Whether a disproof of reach `reach` holds at a node at `depth`: it rules out every
-    /// mate the length limit leaves that node.
-    #[inline]
-    pub fn disproof_holds(&self, depth: u16, reach: u16) -> bool {
-        reach == ANY_LENGTH
-            || u32::from(self.max_depth).saturating_sub(u32::from(depth)) < u32::from(reach)
-    }
-
-    /// Whether a table answer is one this path can use: a proof whose mate fits, or a
-    /// disproof that reaches far enough. Unknown answers always can.
-    #[inline]
-    pub fn answer_holds(&self, depth: u16, pn: u32, dn: u32, len: u16) -> bool {
-        if pn == 0 {
-            self.mate_fits(depth, len)
-        } else if dn == 0 {
-            self.disproof_holds(depth, len)
-        } else {
-            true
-        }
+    pub fn plies_left(&self, depth: u16) -> u16 {
+        self.max_depth.saturating_sub(depth)
     }
 
     /// The table key of `pos`.
@@ -366,10 +347,7 @@ impl<'a> Searcher<'a> {
     pub fn root_child(&self, pos: &Position) -> Child {
         let key = self.sh.key_of(pos);
         let hand = pos.hand(self.sh.attacker);
-        let mut p = self.sh.table.probe(key, hand, 1, 1);
-        if !self.sh.answer_holds(1, p.pn, p.dn, p.len) {
-            p = Probe::unknown(1, 1);
-        }
+        let p = self.sh.table.probe(key, hand, 1, 1, self.sh.plies_left(1));
         Child {
             key,
             mv: Move::NONE,

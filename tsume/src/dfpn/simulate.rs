@@ -77,7 +77,7 @@ impl Searcher<'_> {
         if depth >= sh.max_depth {
             return None;
         }
-        let at = match self.enter_replay(q, budget) {
+        let at = match self.enter_replay(q, depth, budget) {
             Visit::Open(at) => at,
             Visit::Settled(r) => return r,
         };
@@ -95,13 +95,15 @@ impl Searcher<'_> {
             return Some(proven);
         }
         // A check the table already proves here is as good as any the model would play.
-        if let [Some((m, child)), _] = self.shortest_proven(q, checks.as_slice()) {
+        if let [Some((m, child)), _] =
+            self.shortest_proven(q, checks.as_slice(), sh.plies_left(depth + 1))
+        {
             return Some(self.attack_proven(q, &at, m, child, depth, parent));
         }
         let mut model = MoveList::new();
         p.checks(sh.check_mode, &mut model);
         for (pm, _) in self
-            .shortest_proven(p, model.as_slice())
+            .shortest_proven(p, model.as_slice(), sh.plies_left(depth + 1))
             .into_iter()
             .flatten()
         {
@@ -130,9 +132,10 @@ impl Searcher<'_> {
         None
     }
 
-    /// A replay's visit of `q`: spends one of `budget`, counts a node, and looks `q` up.
-    /// Settled when the budget is spent, the search stopped, or the table decides `q`.
-    fn enter_replay(&mut self, q: &Position, budget: &mut u32) -> Visit {
+    /// A replay's visit of `q` at `depth`: spends one of `budget`, counts a node, and
+    /// looks `q` up. Settled when the budget is spent, the search stopped, or the table
+    /// decides `q`.
+    fn enter_replay(&mut self, q: &Position, depth: u16, budget: &mut u32) -> Visit {
         if *budget == 0 || self.aborted {
             return Visit::Settled(None);
         }
@@ -142,7 +145,7 @@ impl Searcher<'_> {
         let sh = self.sh;
         let key = sh.key_of(q);
         let hand = q.hand(sh.attacker);
-        let known = sh.table.probe(key, hand, 1, 1);
+        let known = sh.table.probe(key, hand, 1, 1, sh.plies_left(depth));
         if known.pn == 0 {
             Visit::Settled(Some(Proven {
                 hand: known.hand,
@@ -156,14 +159,18 @@ impl Searcher<'_> {
     }
 
     /// The two checks among `checks` whose children the table proves with the shortest
-    /// mates, shortest first.
-    fn shortest_proven(&self, pos: &Position, checks: &[Move]) -> [Option<(Move, Proven)>; 2] {
+    /// mates, shortest first; `left` is the plies a child's mate may take.
+    fn shortest_proven(
+        &self,
+        pos: &Position,
+        checks: &[Move],
+        left: u16,
+    ) -> [Option<(Move, Proven)>; 2] {
         let sh = self.sh;
         let mut best: [Option<(Move, Proven)>; 2] = [None, None];
         for &m in checks {
-            let r = sh
-                .table
-                .probe(sh.key_after(pos, m), pos.hand_after(sh.attacker, m), 1, 1);
+            let (key, hand) = (sh.key_after(pos, m), pos.hand_after(sh.attacker, m));
+            let r = sh.table.probe(key, hand, 1, 1, left);
             if r.pn != 0 {
                 continue;
             }
@@ -219,7 +226,7 @@ impl Searcher<'_> {
     ) -> Option<Proven> {
         let sh = self.sh;
         let attacker = sh.attacker;
-        let at = match self.enter_replay(q, budget) {
+        let at = match self.enter_replay(q, depth, budget) {
             Visit::Open(at) => at,
             Visit::Settled(r) => return r,
         };
@@ -231,7 +238,7 @@ impl Searcher<'_> {
         for &e in replies.as_slice() {
             let ckey = sh.key_after(q, e);
             let chand = q.hand_after(attacker, e);
-            let r = sh.table.probe(ckey, chand, 1, 1);
+            let r = sh.table.probe(ckey, chand, 1, 1, sh.plies_left(depth + 1));
             let child = if r.pn == 0 {
                 Proven {
                     hand: r.hand,
@@ -313,10 +320,7 @@ impl Searcher<'_> {
         let mut q = pos.clone();
         q.do_move(mv);
         let mut budget = BUDGET;
-        let r = self
-            .simulate(&q, &p, depth + 1, (parent.0, parent.1, mv), &mut budget)
-            // The replay takes proofs as the table has them, whatever their length.
-            .filter(|r| self.sh.mate_fits(depth + 1, r.len));
+        let r = self.simulate(&q, &p, depth + 1, (parent.0, parent.1, mv), &mut budget);
         #[cfg(test)]
         if let Some(r) = r {
             self.simulated.push((q, r));
