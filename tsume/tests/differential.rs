@@ -30,23 +30,21 @@
 //! four times as many variants.
 
 // The engine's test helpers (seeded RNG, rsshogi adapter) are shared, not copied.
+#[path = "support/brute.rs"]
+mod brute;
 #[path = "../../engine/tests/common/mod.rs"]
 mod common;
 mod support;
 
+use brute::{brute_force, Brute, BRUTE_PLIES};
 use common::{rs, Rng};
 use kanju_engine::Position;
 use kanju_tsume::{
     Config, FutileRule, Limits, Outcome, RootMode, Solver, SpareRule, UnknownReason,
 };
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 use support::jsonl;
-
-/// The deepest brute-force search (plies), and its budget in positions per verdict.
-const BRUTE_PLIES: u32 = 9;
-const BRUTE_BUDGET: u64 = 1_000_000;
 
 /// Kanju's node limit per position: far more than these short mates need.
 const KANJU_NODES: u64 = 100_000;
@@ -56,126 +54,6 @@ fn scale() -> usize {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1)
-}
-
-/// Brute force: the shortest mate counting every legal reply, within a position budget.
-struct Brute {
-    visited: u64,
-    /// (key, plies left) → mated within them; only complete answers are kept.
-    memo: HashMap<(u64, u32), bool>,
-}
-
-/// The search ran out of budget.
-struct OutOfBudget;
-
-impl Brute {
-    fn new() -> Brute {
-        Brute {
-            visited: 0,
-            memo: HashMap::new(),
-        }
-    }
-
-    fn tick(&mut self) -> Result<(), OutOfBudget> {
-        self.visited += 1;
-        if self.visited > BRUTE_BUDGET {
-            Err(OutOfBudget)
-        } else {
-            Ok(())
-        }
-    }
-
-    /// The attacker to move mates within `plies` (odd).
-    fn attacker_mates(&mut self, p: &mut rs::RPos, plies: u32) -> Result<bool, OutOfBudget> {
-        let key = (p.key().low_u64(), plies);
-        if let Some(&v) = self.memo.get(&key) {
-            return Ok(v);
-        }
-        self.tick()?;
-        let mut found = false;
-        for m in rs::legal(p, true) {
-            if !rs::gives_check(p, m) {
-                continue;
-            }
-            let m32 = p.move32_from_move(m);
-            p.apply_move32(m32);
-            let r = self.defender_mated(p, plies - 1);
-            p.undo_move32(m32).expect("undo");
-            if r? {
-                found = true;
-                break;
-            }
-        }
-        self.memo.insert(key, found);
-        Ok(found)
-    }
-
-    /// The defender to move, in check, is mated within `plies` (even) whatever it plays.
-    fn defender_mated(&mut self, p: &mut rs::RPos, plies: u32) -> Result<bool, OutOfBudget> {
-        let key = (p.key().low_u64(), plies);
-        if let Some(&v) = self.memo.get(&key) {
-            return Ok(v);
-        }
-        self.tick()?;
-        let replies = rs::legal(p, true);
-        let mut mated = true;
-        if !replies.is_empty() {
-            if plies == 0 {
-                mated = false;
-            } else {
-                for m in replies {
-                    let m32 = p.move32_from_move(m);
-                    p.apply_move32(m32);
-                    let r = self.attacker_mates(p, plies - 1);
-                    p.undo_move32(m32).expect("undo");
-                    if !r? {
-                        mated = false;
-                        break;
-                    }
-                }
-            }
-        }
-        self.memo.insert(key, mated);
-        Ok(mated)
-    }
-}
-
-/// What brute force knows about a root.
-#[derive(Debug, Clone, Copy)]
-struct Verdict {
-    /// The shortest mate, counting every reply, if one was found.
-    mate: Option<u32>,
-    /// No mate within this many plies (complete searches only).
-    none_within: u32,
-}
-
-/// Searches deeper and deeper until a mate is found, the depth limit, or the budget.
-fn brute_force(sfen: &str, defender_root: bool) -> Verdict {
-    let mut p = rs::parse(sfen).expect("rsshogi parses what Kanju accepted");
-    let mut brute = Brute::new();
-    let mut verdict = Verdict {
-        mate: None,
-        none_within: 0,
-    };
-    let first = if defender_root { 2 } else { 1 };
-    let mut plies = first;
-    while plies <= BRUTE_PLIES + u32::from(defender_root) {
-        let r = if defender_root {
-            brute.defender_mated(&mut p, plies)
-        } else {
-            brute.attacker_mates(&mut p, plies)
-        };
-        match r {
-            Ok(true) => {
-                verdict.mate = Some(plies);
-                break;
-            }
-            Ok(false) => verdict.none_within = plies,
-            Err(OutOfBudget) => break,
-        }
-        plies += 2;
-    }
-    verdict
 }
 
 /// Replays Kanju's line in rsshogi; `Err` says what is wrong with it.
