@@ -7,9 +7,13 @@
 //!   replies must be exactly those answered;
 //! - no brinkmate in one: every attacker move has a reply that `Solver::solve` proves
 //!   unmated;
-//! - a threatmate: after it and a pass, `Solver::solve` proves a mate.
+//! - a threatmate: after it and a pass, `Solver::solve` proves a mate;
+//! - the mate shown after each reply is no longer than brute force's shortest mate over
+//!   rsshogi's moves, which counts every interposition.
 
 // The engine's test helpers: rsshogi, an independent board, replays every line too.
+#[path = "support/brute.rs"]
+mod brute;
 #[path = "../../engine/tests/common/mod.rs"]
 mod common;
 mod support;
@@ -143,6 +147,14 @@ fn assert_brinkmate(c: &mut Solver, name: &str, pos: &Position, found: &Brinkmat
             r.reply.to_usi()
         );
         assert_eq!(mates(c, &p), Some(true), "{name}: {}", r.reply.to_usi());
+        if let Some(shortest) = brute::brute_force(&p.to_sfen(), false).mate {
+            assert!(
+                r.mate.len() as u32 <= shortest,
+                "{name}: after {} the mate shown, {:?}, is longer than one in {shortest}",
+                r.reply.to_usi(),
+                usi(&r.mate)
+            );
+        }
     }
     rsshogi_agrees(name, pos, line, found);
 }

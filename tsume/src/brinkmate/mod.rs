@@ -23,6 +23,7 @@ mod alternatives;
 mod line;
 mod nodes;
 mod oracle;
+mod replies;
 mod search;
 
 use crate::{Limits, Outcome, Solver, UnknownReason};
@@ -82,7 +83,9 @@ pub struct ReplyMate {
     /// The defender's move.
     pub reply: Move,
     /// The attacker's mate after it, replayed: every attacker move a legal check, ending
-    /// in mate.
+    /// in mate. Where the limits left time for it, the composer's line (the shortest
+    /// mate, the longest defence) as [`Solver::solve`] gives it; otherwise, or where that
+    /// line stops before a futile interposition, the first mate the search found.
     pub mate: Vec<Move>,
 }
 
@@ -183,6 +186,10 @@ impl Solver {
                 }
                 solution.elapsed += mate.elapsed;
             }
+        }
+        if let BrinkmateOutcome::Brinkmate(line) = &solution.outcome {
+            let end = line.iter().fold(pos.clone(), |p, &m| p.play(m));
+            self.composer_reply_mates(&end, limits, stop, &mut solution);
         }
         solution
     }
