@@ -834,7 +834,7 @@ mod tests {
                 &store(3, 3, hand(0, 0)),
             );
         }
-        t.collect(0.5, &[]);
+        t.collect(0.5, &[], || false);
         for k in 2000..2500u64 {
             assert!(
                 t.probe(

@@ -80,7 +80,18 @@ pub(crate) fn run(
                 if sh.table.hashfull() >= GC_AT {
                     let line = pv::best_line(&watcher, root, 256);
                     let keep = protected_keys(&watcher, root, &line);
-                    sh.table.collect(0.5, &keep);
+                    // A stop, a deadline or a finished search ends the pass early.
+                    let give_up = || {
+                        sh.stop.load(Ordering::Relaxed)
+                            || sh.done.load(Ordering::Relaxed)
+                            || sh.deadline.is_some_and(|d| Instant::now() >= d)
+                    };
+                    let started = Instant::now();
+                    let freed = sh.table.collect(0.5, &keep, give_up);
+                    log::debug!(
+                        "table: collected {freed} entries in {:.3} s",
+                        started.elapsed().as_secs_f64()
+                    );
                 }
             }
             if !progress_interval.is_zero() && last_progress.elapsed() >= progress_interval {

@@ -16,7 +16,7 @@ use crate::table::Table;
 use crate::UnknownReason;
 use kanju_engine::{Color, GenMode, Move, Position};
 use std::collections::HashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// A tsume search's verdict on a position.
@@ -114,7 +114,9 @@ impl<'a> Oracle<'a> {
         }
         if self.table.hashfull() >= GC_AT {
             // Verdicts are kept here, so what the table loses costs only work.
-            self.table.collect(0.5, &[]);
+            let stop = self.stop;
+            self.table
+                .collect(0.5, &[], || stop.load(Ordering::Relaxed));
         }
         let sh = self.shared(pos.side_to_move(), more);
         let mut s = Searcher::new(&sh, 0);
