@@ -309,7 +309,7 @@ impl Solver {
         stop: &AtomicBool,
         progress: &mut dyn FnMut(&Progress),
     ) -> Solution {
-        self.table.refresh_filter();
+        self.table.start_filter_rebuild();
         crate::solve::solve(&self.config, &self.table, pos, limits, stop, progress)
     }
 }

@@ -22,8 +22,11 @@
 //!
 //! A front end keeps its table from one `go` to the next, and bits of boards long evicted
 //! stay set, so over a session of many problems the last level fills and retires too. The
-//! filter is then rebuilt from the boards the table holds now, before the next search
-//! (`Table::refresh_filter`).
+//! filter is then rebuilt from the boards the table holds now (`Table::start_filter_rebuild`).
+//! A scan of a full 4 GiB table takes about 3 s, too long to make a `go` wait for (its
+//! time limit and a `stop` would wait too), so the scan runs beside the search, a slice
+//! at a time ([`Presence::begin_rebuild`]). Until it ends the filter answers nothing, and
+//! every probe reads the table, as with no filter at all.
 
 use crate::memory::Block;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -145,6 +148,8 @@ pub(crate) struct Presence {
     small: Level,
     /// The level read once the first retires, for a table large enough to have one.
     large: Option<Level>,
+    /// A rebuild is under way: the levels take notes but answer nothing until it ends.
+    building: AtomicBool,
 }
 
 impl Presence {
@@ -156,10 +161,12 @@ impl Presence {
             Some(large) => Presence {
                 small: Level::new(small, RETIRE_EARLY),
                 large: Some(Level::new(large, RETIRE_LAST)),
+                building: AtomicBool::new(false),
             },
             None => Presence {
                 small: Level::new(small, RETIRE_LAST),
                 large: None,
+                building: AtomicBool::new(false),
             },
         }
     }
@@ -179,7 +186,9 @@ impl Presence {
 
     #[inline(always)]
     fn answering(&self) -> Option<&Level> {
-        if self.small.answers() {
+        if self.building.load(Ordering::Relaxed) {
+            None
+        } else if self.small.answers() {
             Some(&self.small)
         } else {
             self.large.as_ref().filter(|l| l.answers())
@@ -214,9 +223,16 @@ impl Presence {
         }
     }
 
-    /// True once no level answers: every board passes, and the filter spares no probe.
+    /// True once no level answers and no rebuild is under way: every board passes, and
+    /// the filter spares no probe.
     pub fn is_blind(&self) -> bool {
-        self.answering().is_none()
+        !self.is_building() && self.answering().is_none()
+    }
+
+    /// True while a rebuild is under way.
+    #[inline]
+    pub fn is_building(&self) -> bool {
+        self.building.load(Ordering::Relaxed)
     }
 
     /// Forgets every board, for an emptied table.
@@ -225,6 +241,31 @@ impl Presence {
         if let Some(l) = &mut self.large {
             l.clear();
         }
+        *self.building.get_mut() = false;
+    }
+
+    /// Forgets every board and starts a rebuild: from now on every store is noted again,
+    /// and the caller notes each board the table holds (the levels are written, never
+    /// read, meanwhile). Once every board held when it began has been noted, and
+    /// [`Self::end_rebuild`] called, the filter holds every board the table holds, as
+    /// when it is kept from the start: a board stored during the rebuild was noted by its
+    /// store or found by the scan.
+    pub fn begin_rebuild(&mut self) {
+        self.clear();
+        *self.building.get_mut() = true;
+    }
+
+    /// About how many boards the last level tells apart before it retires (half its bits
+    /// set, at about 0.69 boards a bit): a rebuild from a table holding more would
+    /// retire it again at once.
+    pub fn capacity(&self) -> u64 {
+        let last = self.large.as_ref().unwrap_or(&self.small);
+        last.bits() as u64 * 3 / 5
+    }
+
+    /// Ends a rebuild: the filter answers again.
+    pub fn end_rebuild(&self) {
+        self.building.store(false, Ordering::Relaxed);
     }
 }
 

@@ -210,6 +210,17 @@ pub(crate) struct Table {
     locks: Box<[Mutex<()>]>,
     /// The current search's generation, 1 to 255.
     generation: AtomicU8,
+    /// The filter's rebuild, while one is under way: the next cluster to scan, and the
+    /// boards noted so far. One caller scans at a time.
+    rebuild: Mutex<Rebuild>,
+}
+
+/// Where a rebuild of the filter stands (see [`Table::start_filter_rebuild`]).
+#[derive(Default)]
+struct Rebuild {
+    next: usize,
+    boards: usize,
+    started: Option<std::time::Instant>,
 }
 
 /// One cluster while its stripe lock is held: its keys, which other threads may read
@@ -238,6 +249,7 @@ impl Table {
             len,
             locks: locks.into_boxed_slice(),
             generation: AtomicU8::new(1),
+            rebuild: Mutex::new(Rebuild::default()),
         }
     }
 
@@ -344,6 +356,7 @@ impl Table {
     pub fn clear(&mut self) {
         self.presence.clear();
         self.block.clear();
+        *self.rebuild.get_mut() = Rebuild::default();
     }
 
     /// What the table knows about board `key` with attacker hand `hand`. `init_pn`/`init_dn`
@@ -546,17 +559,41 @@ impl Table {
     }
 
     /// Before a search: if the filter has filled up and no longer answers (a front end
-    /// keeps its table over many problems, and evicted boards leave their bits set), builds
-    /// it again from the boards the table holds. Returns the number of boards noted, if it
-    /// was rebuilt.
-    pub fn refresh_filter(&mut self) -> Option<usize> {
+    /// keeps its table over many problems, and evicted boards leave their bits set),
+    /// starts building it again from the boards the table holds. The scan itself is left
+    /// to [`Table::rebuild_filter_step`], a slice at a time beside the search; until it
+    /// ends, probes read the table as if there were no filter. Returns whether a rebuild
+    /// began. None does when the table holds more boards than the filter tells apart:
+    /// that one would retire again at once.
+    pub fn start_filter_rebuild(&mut self) -> bool {
         if !self.presence.is_blind() {
-            return None;
+            return false;
         }
-        let started = std::time::Instant::now();
-        self.presence.clear();
-        let mut boards = 0;
-        for ci in 0..self.len {
+        let used = self.hashfull() as u64 * (self.len * CLUSTER) as u64 / 1000;
+        if used > self.presence.capacity() {
+            return false;
+        }
+        self.presence.begin_rebuild();
+        *self.rebuild.get_mut() = Rebuild {
+            next: 0,
+            boards: 0,
+            started: Some(std::time::Instant::now()),
+        };
+        true
+    }
+
+    /// Scans up to `clusters` more clusters for the filter's rebuild, if one is under way
+    /// and no other thread is scanning; the filter answers again once the last cluster is
+    /// scanned. Returns true while the rebuild goes on.
+    pub fn rebuild_filter_step(&self, clusters: usize) -> bool {
+        if !self.presence.is_building() {
+            return false;
+        }
+        let Some(mut r) = self.rebuild.try_lock() else {
+            return true;
+        };
+        let end = (r.next + clusters).min(self.len);
+        for ci in r.next..end {
             let c = self.lock_index(ci);
             for i in 0..CLUSTER {
                 let k = c.key(i);
@@ -564,15 +601,21 @@ impl Table {
                 // only bits the slot keeps (see `presence`).
                 if k != 0 && !(0..i).any(|j| holds(c.key(j), k)) {
                     self.presence.note(k);
-                    boards += 1;
+                    r.boards += 1;
                 }
             }
         }
+        r.next = end;
+        if end < self.len {
+            return true;
+        }
+        self.presence.end_rebuild();
         log::info!(
-            "presence filter rebuilt from the table: {boards} boards, {:.3} s",
-            started.elapsed().as_secs_f64()
+            "presence filter rebuilt from the table: {} boards, {:.3} s",
+            r.boards,
+            r.started.map_or(0.0, |t| t.elapsed().as_secs_f64())
         );
-        Some(boards)
+        false
     }
 
     /// Table fill, per mille, estimated from the first clusters.
@@ -641,32 +684,65 @@ mod tests {
         }
     }
 
+    /// Whether the filter passes every board the table holds, read off the clusters
+    /// themselves, not through a probe (which asks the filter first).
+    fn every_held_board_passes(t: &Table) -> bool {
+        (0..t.len).all(|ci| {
+            let c = t.lock_index(ci);
+            (0..CLUSTER).all(|i| c.key(i) == 0 || t.presence.may_hold(c.key(i)))
+        })
+    }
+
     /// A filter that filled up and stopped answering is built again from the boards the
-    /// table holds: each of them passes, and most boards the table never held do not.
+    /// table holds, a slice at a time beside the search: meanwhile it answers nothing,
+    /// boards stored meanwhile count as well, and afterwards every board the table holds
+    /// passes and most boards it never held do not.
     #[test]
     fn a_blind_filter_is_rebuilt_from_the_table() {
         let mut t = Table::new(1);
         let key = |i: u64| (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        assert_eq!(t.refresh_filter(), None, "a fresh filter answers");
+        assert!(!t.start_filter_rebuild(), "a fresh filter answers");
         let mut i = 0;
         while !t.presence.is_blind() {
             t.store(key(i), &store(5, 5, hand(0, 0)));
             i += 1;
         }
-        let stored: Vec<u64> = (0..i)
-            .map(key)
-            .filter(|&k| t.probe(k, hand(0, 0), 1, 1, u16::MAX).found)
-            .collect();
-        let boards = t.refresh_filter().expect("rebuilt");
-        assert!(!t.presence.is_blind());
-        assert_eq!(boards, stored.len());
-        assert!(stored
-            .iter()
-            .all(|&k| t.probe(k, hand(0, 0), 1, 1, u16::MAX).found));
-        let never = (i + 1..i + 10_001)
+        assert!(t.start_filter_rebuild());
+        assert!(!t.start_filter_rebuild(), "one rebuild at a time");
+        assert!(t.rebuild_filter_step(t.len / 2));
+        let absent = key(i + 50_000);
+        assert!(t.presence.may_hold(absent), "no answer while rebuilding");
+        // Stored while the scan is half way: into clusters it has passed and not.
+        for j in i + 1_000..i + 1_400 {
+            t.store(key(j), &store(5, 5, hand(0, 0)));
+        }
+        while t.rebuild_filter_step(100) {}
+        assert!(!t.presence.is_blind() && !t.presence.is_building());
+        assert!(every_held_board_passes(&t));
+        assert!((i + 1_000..i + 1_400).any(|j| t.probe(key(j), hand(0, 0), 1, 1, u16::MAX).found));
+        let never = (i + 20_000..i + 30_000)
             .filter(|&j| t.presence.may_hold(key(j)))
             .count();
         assert!(never < 5_000, "{never} of 10 000 absent boards passed");
+    }
+
+    /// Clearing the table ends a rebuild under way: an empty table's filter answers.
+    #[test]
+    fn clearing_ends_a_rebuild() {
+        let mut t = Table::new(1);
+        let mut i = 0u64;
+        while !t.presence.is_blind() {
+            t.store(
+                i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1,
+                &store(5, 5, hand(0, 0)),
+            );
+            i += 1;
+        }
+        assert!(t.start_filter_rebuild());
+        t.clear();
+        assert!(!t.presence.is_building() && !t.presence.is_blind());
+        assert!(!t.rebuild_filter_step(t.len));
+        assert!(!t.presence.may_hold(42 << 8));
     }
 
     #[test]

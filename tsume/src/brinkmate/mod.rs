@@ -151,7 +151,7 @@ impl Solver {
         limits: &BrinkmateLimits,
         stop: &AtomicBool,
     ) -> BrinkmateSolution {
-        self.table_mut().refresh_filter();
+        self.table_mut().start_filter_rebuild();
         let mut solution = search::run(self.config(), self.table(), pos, limits, stop);
         // A root mate by checks, or a brinkmate whose main line checks throughout (likely
         // a mate too, though a side variation may need a quiet move), goes to the tsume

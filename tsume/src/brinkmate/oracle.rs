@@ -36,6 +36,9 @@ pub(super) enum Verdict {
 /// Table fill (per mille) at which the tsume table is collected between searches.
 const GC_AT: u32 = 900;
 
+/// Clusters of the table's filter rebuild scanned before each search: about 2 ms.
+const REBUILD_CLUSTERS: usize = 8192;
+
 /// The tsume searches of one brinkmate search.
 pub(super) struct Oracle<'a> {
     table: &'a Table,
@@ -112,6 +115,9 @@ impl<'a> Oracle<'a> {
             self.cut = Some(UnknownReason::Nodes);
             return Verdict::Open { spent };
         }
+        // A filter being rebuilt (see `Table::start_filter_rebuild`) moves on between
+        // these searches, which have no watcher thread to do it.
+        self.table.rebuild_filter_step(REBUILD_CLUSTERS);
         if self.table.hashfull() >= GC_AT {
             // Verdicts are kept here, so what the table loses costs only work.
             let stop = self.stop;
