@@ -186,7 +186,9 @@ impl Presence {
 
     #[inline(always)]
     fn answering(&self) -> Option<&Level> {
-        if self.building.load(Ordering::Relaxed) {
+        // Acquire, paired with `end_rebuild`: a probe that sees the rebuild ended sees
+        // every bit the scan set.
+        if self.building.load(Ordering::Acquire) {
             None
         } else if self.small.answers() {
             Some(&self.small)
@@ -265,7 +267,7 @@ impl Presence {
 
     /// Ends a rebuild: the filter answers again.
     pub fn end_rebuild(&self) {
-        self.building.store(false, Ordering::Relaxed);
+        self.building.store(false, Ordering::Release);
     }
 }
 
