@@ -27,7 +27,7 @@
 //! collection (Muso 6 after Microcosmos at 256 MiB: not proven in 14 M nodes, against
 //! 1.6 M on an empty table).
 
-use crate::entry::{Entry, ANY_LENGTH, SNDA_MOVES};
+use crate::entry::{within, Entry, ANY_LENGTH, SNDA_MOVES};
 use crate::memory::Block;
 use crate::presence::Presence;
 use kanju_engine::{Hand, Move};
@@ -393,7 +393,7 @@ impl Table {
                     proof = Some(i);
                 }
             } else if e.dn == 0 {
-                if e.hand.dominates(hand) && (e.len == ANY_LENGTH || left < e.len) {
+                if e.hand.dominates(hand) && reaches_as_far(e.len, within(left)) {
                     c.renew(i, generation);
                     return Probe::terminal(&c.entries[i]);
                 }

@@ -80,19 +80,19 @@ impl Searcher<'_> {
         let mut dep = NO_DEP;
         if or_node {
             let mut d = disproof_ceiling(actual);
-            // Under a length limit, the check whose refutation reaches least bounds how
-            // far the node's does.
-            let mut reach = ANY_LENGTH;
             for c in cs {
                 d = or_disproof(d, c.res_hand, c.mv, captured_kind(pos, c.mv));
                 dep = dep.min(c.rep_dep);
-                let up = one_ply_up(c.len);
-                if up != ANY_LENGTH && (reach == ANY_LENGTH || up < reach) {
-                    reach = up;
-                }
             }
             r.hand = d;
-            r.len = reach;
+            // Under a length limit, the check whose refutation reaches least bounds how
+            // far the node's does; with none limited, it holds at any length.
+            r.len = cs
+                .iter()
+                .map(|c| one_ply_up(c.len))
+                .filter(|&reach| reach != ANY_LENGTH)
+                .min()
+                .unwrap_or(ANY_LENGTH);
         } else {
             // Prefer a refutation that holds everywhere, then one that holds at any length,
             // then the one that reaches furthest.
