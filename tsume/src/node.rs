@@ -13,6 +13,10 @@ pub(crate) const HIDDEN: u8 = 1;
 pub(crate) const MATE1_TESTED: u8 = 2;
 /// The child had no table entry when expanded: searching it expands a leaf.
 pub(crate) const NEW: u8 = 4;
+/// The child, a new check, has not been estimated yet: its estimate could not have lowered
+/// its parent's proof number (see `Searcher::expand`). Its proof number is the floor every
+/// estimate is at or above, and it gets its estimate before the parent searches a child.
+pub(crate) const PENDING: u8 = 8;
 
 /// No dependency on the path: the result holds wherever the position is reached.
 pub(crate) const NO_DEP: u16 = u16::MAX;

@@ -7,11 +7,11 @@ use super::Searcher;
 use crate::delayed::{link_delayed, reveal_settled};
 use crate::entry::{INF, SNDA_MOVES};
 use crate::initial;
-use crate::leaf_cache::Leaf;
-use crate::node::{Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP};
+use crate::leaf_cache::{Leaf, LeafCache};
+use crate::node::{Child, HIDDEN, MATE1_TESTED, NEW, NO_DEP, PENDING};
 use crate::proof_hand::and_proof_drop_rule;
 use crate::table::Store;
-use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
+use kanju_engine::{Color, GenMode, Hand, Move, MoveList, Position};
 
 /// How far the SNDA walk follows parent pointers before giving up.
 const SNDA_WALK: usize = 24;
@@ -84,6 +84,15 @@ impl Searcher<'_> {
         }
         // A churning path makes every new defender node dearer (see `churn`).
         let churn = self.scratch.frames[depth as usize - 1].churn.penalty();
+        // Most new attacker nodes return to their parent right after this expansion, and
+        // all they return is the least proof number of their children. No estimate of a
+        // check is below `floor`. So once a child is at the floor, the checks after it can
+        // neither lower the least nor come before it in the order of choice, and their
+        // estimates wait until the node goes on to search a child (`resolve_pending`).
+        // Only where the mate in one has just been ruled out: an estimate also finds a
+        // check with no reply, and then there is none to find.
+        let floor = 1 + churn;
+        let mut at_floor = false;
         // Pass 2: the table. Each child is updated where it lies: copying it out and back
         // cost more than the probe's own bookkeeping.
         for i in start..self.scratch.children.len() {
@@ -104,31 +113,21 @@ impl Searcher<'_> {
             c.md = p.md;
             c.amount = p.amount;
             c.snda = p.snda;
+            at_floor |= or_node && p.found && p.pn <= floor;
             if !p.found {
                 c.flags |= NEW;
                 if or_node {
-                    // df-pn+: a check is about as hard to follow up as the defender has
-                    // replies (drops on one square count once: they are chained). No reply
-                    // at all is mate.
                     if let Some(Leaf::Evasions(pn)) = self.scratch.leaves.get(c.key, c.hand) {
                         c.pn = pn + churn;
+                    } else if mate1 && at_floor {
+                        c.pn = floor;
+                        c.flags |= PENDING;
                     } else {
-                        let mut cpos = pos.clone();
-                        cpos.do_move(m);
+                        estimate_check(pos, attacker, &mut self.scratch.leaves, c, churn);
                         self.moves += 1;
                         self.estimate_moves += 1;
-                        let replies = cpos.count_evasions();
-                        if replies.is_mate() {
-                            c.pn = 0;
-                            c.dn = INF;
-                            c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
-                            c.len = 0;
-                        } else {
-                            let pn = initial::evasion_estimate(replies);
-                            self.scratch.leaves.put(c.key, c.hand, Leaf::Evasions(pn));
-                            c.pn = pn + churn;
-                        }
                     }
+                    at_floor |= c.pn <= floor;
                 }
                 if sh.mate1_at_expansion
                     && !or_node
@@ -181,6 +180,26 @@ impl Searcher<'_> {
         None
     }
 
+    /// Estimates the children of an attacker node whose estimates `expand` put off
+    /// (`PENDING`), before the node chooses a child to search: the runner-up's proof number
+    /// sets the chosen child's threshold. `children` are scratch indices.
+    pub(super) fn resolve_pending(
+        &mut self,
+        pos: &Position,
+        depth: u16,
+        children: std::ops::Range<usize>,
+    ) {
+        let churn = self.scratch.frames[depth as usize - 1].churn.penalty();
+        for c in &mut self.scratch.children[children] {
+            if c.flags & PENDING != 0 {
+                c.flags &= !PENDING;
+                estimate_check(pos, self.sh.attacker, &mut self.scratch.leaves, c, churn);
+                self.moves += 1;
+                self.estimate_moves += 1;
+            }
+        }
+    }
+
     /// SNDA: the child just probed was first reached from another parent. Follow parent
     /// pointers up the table; if they meet the current path, the node where they meet is
     /// a source whose two moves lead to the same descendant.
@@ -218,11 +237,117 @@ impl Searcher<'_> {
     }
 }
 
+/// df-pn+: a new check `c` of `pos` is about as hard to follow up as the defender has
+/// replies (drops on one square count once: they are chained), plus the path's `churn`.
+/// No reply at all is mate. The count is kept in `leaves`.
+fn estimate_check(
+    pos: &Position,
+    attacker: Color,
+    leaves: &mut LeafCache,
+    c: &mut Child,
+    churn: u32,
+) {
+    let mut cpos = pos.clone();
+    cpos.do_move(c.mv);
+    let replies = cpos.count_evasions();
+    if replies.is_mate() {
+        c.pn = 0;
+        c.dn = INF;
+        c.res_hand = and_proof_drop_rule(&cpos, attacker, Hand::EMPTY);
+        c.len = 0;
+    } else {
+        let pn = initial::evasion_estimate(replies);
+        leaves.put(c.key, c.hand, Leaf::Evasions(pn));
+        c.pn = pn + churn;
+    }
+}
+
 fn add_move(set: &mut [u16; SNDA_MOVES], m: u16) {
     if set.contains(&m) {
         return;
     }
     if let Some(s) = set.iter_mut().find(|s| **s == 0) {
         *s = m;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::dfpn::{Searcher, Shared};
+    use crate::node::PENDING;
+    use crate::table::Table;
+    use kanju_engine::{Color, GenMode, MoveList, Position};
+    use std::sync::atomic::AtomicBool;
+
+    /// Attacker nodes along short walks from four Edo problems, with no mate in one: an
+    /// expansion that puts estimates off and then resolves them leaves every child with the
+    /// proof number an expansion estimating them all gives, and the node's least proof
+    /// number and choice are those of the unresolved children already.
+    #[test]
+    fn put_off_estimates_change_nothing_once_made() {
+        let starts = [
+            "1pG1B4/Gs+P6/pP7/n1ls5/3k5/nL4+r1b/1+p1p+R4/1S7/2N6 b SP2gn2l11p 1",
+            "l2B2+r2/s1s3+L2/k2s1g3/5B3/l+p1s+l4/1N+R2N3/2p6/9/9 b NP3gn15p 1",
+            "4g4/1Slg1+P3/+rs1kp4/1L2s4/p+R1s5/2N6/9/9/9 b 2BN2g2n2l15p 1",
+            "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1",
+        ];
+        let table = Table::new(16);
+        let stop = AtomicBool::new(false);
+        let sh = Shared::for_test(&table, &stop, GenMode::All, u64::MAX, None);
+        let mut s = Searcher::new(&sh, 0);
+        let (mut nodes, mut put_off) = (0, 0);
+        let mut frontier: Vec<Position> = starts
+            .iter()
+            .map(|f| Position::from_sfen(f).unwrap())
+            .collect();
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for pos in &frontier {
+                let (key, hand) = (sh.key_of(pos), pos.hand(Color::Black));
+                let lazy = s.expand(pos, 1, true, key, hand, true);
+                if lazy.is_some() {
+                    continue;
+                }
+                let children = s.scratch.children.clone();
+                s.scratch.children.clear();
+                s.expand(pos, 1, true, key, hand, false);
+                let eager = s.scratch.children.clone();
+                s.scratch.children.clear();
+                let sum = |c: &[crate::node::Child]| {
+                    let r = crate::node::summarize(c, true, 1, &[0; crate::entry::SNDA_MOVES]);
+                    (r.pn, r.dn, r.best)
+                };
+                assert_eq!(sum(&children), sum(&eager), "{}", pos.to_sfen());
+                put_off += children.iter().filter(|c| c.flags & PENDING != 0).count();
+                s.scratch.children = children;
+                s.resolve_pending(pos, 1, 0..eager.len());
+                for (a, b) in s.scratch.children.iter().zip(&eager) {
+                    assert_eq!(
+                        (a.mv, a.pn, a.flags),
+                        (b.mv, b.pn, b.flags),
+                        "{}",
+                        pos.to_sfen()
+                    );
+                }
+                s.scratch.children.clear();
+                nodes += 1;
+                // One reply to each of the first few checks: the next attacker nodes.
+                let mut checks = MoveList::new();
+                pos.checks(GenMode::All, &mut checks);
+                for &m in checks.as_slice().iter().take(4) {
+                    let after = pos.play(m);
+                    let mut replies = MoveList::new();
+                    after.evasions(GenMode::All, &mut replies);
+                    if let Some(&r) = replies.as_slice().first() {
+                        next.push(after.play(r));
+                    }
+                }
+            }
+            frontier = next;
+        }
+        assert!(
+            nodes > 20 && put_off > 20,
+            "{nodes} nodes, {put_off} put off"
+        );
     }
 }

@@ -20,7 +20,7 @@ use crate::churn::{self, Churn};
 use crate::delayed::reveal_chain;
 use crate::entry::{nonzero_key, within, INF, PN_MAX, SNDA_MOVES};
 use crate::leaf_cache::LeafCache;
-use crate::node::{avoid_busy, summarize, Child, MATE1_TESTED, NEW, NO_DEP, NO_NEXT};
+use crate::node::{avoid_busy, summarize, Child, MATE1_TESTED, NEW, NO_DEP, NO_NEXT, PENDING};
 use crate::path::PathSet;
 use crate::proof_hand::{and_proof_drop_rule, disproof_ceiling};
 use crate::table::Table;
@@ -510,6 +510,19 @@ impl<'a> Searcher<'a> {
                 break;
             }
             first = false;
+            // The estimates a leaf put off are made before its first child is searched:
+            // the runner-up sets that child's threshold (and none is left after).
+            if or_node
+                && self.scratch.children[start..end]
+                    .iter()
+                    .any(|c| c.flags & PENDING != 0)
+            {
+                self.resolve_pending(pos, depth, start..end);
+                let snda = self.scratch.frames[depth as usize].snda;
+                let resolved = summarize(&self.scratch.children[start..end], or_node, md, &snda);
+                debug_assert_eq!((resolved.pn, resolved.best), (s.pn, s.best));
+                s = resolved;
+            }
 
             // Threads split at defender nodes only, so only their children, attacker
             // nodes, are marked and asked about; and only near the other threads, not
