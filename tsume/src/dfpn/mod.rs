@@ -509,10 +509,11 @@ impl<'a> Searcher<'a> {
             if s.pn >= th_pn || s.dn >= th_dn || self.aborted {
                 break;
             }
-            first = false;
-            // The estimates a leaf put off are made before its first child is searched:
-            // the runner-up sets that child's threshold (and none is left after).
-            if or_node
+            // The estimates this expansion put off (only one that tested the mate in one
+            // puts any off) are made before its first child is searched: the runner-up
+            // sets that child's threshold.
+            if first
+                && mate1
                 && self.scratch.children[start..end]
                     .iter()
                     .any(|c| c.flags & PENDING != 0)
@@ -523,6 +524,7 @@ impl<'a> Searcher<'a> {
                 debug_assert_eq!((resolved.pn, resolved.best), (s.pn, s.best));
                 s = resolved;
             }
+            first = false;
 
             // Threads split at defender nodes only, so only their children, attacker
             // nodes, are marked and asked about; and only near the other threads, not
