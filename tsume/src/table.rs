@@ -115,6 +115,12 @@ fn reaches_as_far(a: u16, b: u16) -> bool {
 /// stripes than threads, so threads rarely wait, and few enough to stay in cache.
 const STRIPES: usize = 1 << 14;
 
+/// Clusters a caller of [`Table::rebuild_filter_step`] scans at a time: about 2 ms of
+/// work, so that a thread doing it between other duties (the search's watcher, which
+/// watches limits every few milliseconds; the brinkmate search, between its tsume
+/// searches) stays prompt. A full 4 GiB table is scanned in about 6 s of such slices.
+pub(crate) const FILTER_REBUILD_SLICE: usize = 8192;
+
 /// What a probe learnt about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Probe {

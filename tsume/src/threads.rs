@@ -8,6 +8,7 @@
 
 use crate::dfpn::{Res, Searcher, Shared};
 use crate::pv;
+use crate::table::FILTER_REBUILD_SLICE;
 use crate::Progress;
 use kanju_engine::{Move, Position};
 use std::sync::atomic::Ordering;
@@ -21,11 +22,6 @@ const TICK: Duration = Duration::from_millis(2);
 
 /// Table fill (per mille) at which garbage is collected.
 const GC_AT: u32 = 900;
-
-/// Clusters the watcher scans a tick while the table's filter is being rebuilt (see
-/// `Table::start_filter_rebuild`): about 2 ms of work, so that limits are still watched
-/// every few milliseconds. A full 4 GiB table is scanned in about 6 s beside the search.
-const REBUILD_CLUSTERS: usize = 8192;
 
 /// The outcome of the search phase.
 pub(crate) struct RunResult {
@@ -80,7 +76,7 @@ pub(crate) fn run(
             if sh.deadline.is_some_and(|d| Instant::now() >= d) {
                 sh.abort(crate::UnknownReason::Time);
             }
-            sh.table.rebuild_filter_step(REBUILD_CLUSTERS);
+            sh.table.rebuild_filter_step(FILTER_REBUILD_SLICE);
             if last_gc_check.elapsed() >= Duration::from_millis(100) {
                 last_gc_check = Instant::now();
                 if sh.table.hashfull() >= GC_AT {

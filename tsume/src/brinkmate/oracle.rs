@@ -12,7 +12,7 @@ use crate::dfpn::{Searcher, Shared};
 use crate::node::NO_DEP;
 use crate::pv;
 use crate::solve::key_salt;
-use crate::table::Table;
+use crate::table::{Table, FILTER_REBUILD_SLICE};
 use crate::UnknownReason;
 use kanju_engine::{Color, GenMode, Move, Position};
 use std::collections::HashMap;
@@ -35,9 +35,6 @@ pub(super) enum Verdict {
 
 /// Table fill (per mille) at which the tsume table is collected between searches.
 const GC_AT: u32 = 900;
-
-/// Clusters of the table's filter rebuild scanned before each search: about 2 ms.
-const REBUILD_CLUSTERS: usize = 8192;
 
 /// The tsume searches of one brinkmate search.
 pub(super) struct Oracle<'a> {
@@ -117,7 +114,7 @@ impl<'a> Oracle<'a> {
         }
         // A filter being rebuilt (see `Table::start_filter_rebuild`) moves on between
         // these searches, which have no watcher thread to do it.
-        self.table.rebuild_filter_step(REBUILD_CLUSTERS);
+        self.table.rebuild_filter_step(FILTER_REBUILD_SLICE);
         if self.table.hashfull() >= GC_AT {
             // Verdicts are kept here, so what the table loses costs only work.
             let stop = self.stop;
