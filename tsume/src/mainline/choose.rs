@@ -401,6 +401,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 len: sub.len + 1,
             };
             if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
+                self.unweighed(&c);
                 return Some(c);
             }
             if !c.spare.is_empty() {
@@ -413,7 +414,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
         // node, so the spare pieces they end with say nothing about the defence: the
         // convention would trade the longest defence for a shorter one on that noise.
         if !self.may_compare() {
-            return shortened.or(first);
+            let c = shortened.or(first);
+            if let Some(c) = &c {
+                self.unweighed(c);
+            }
+            return c;
         }
         // Every longest defence leaves spare pieces, or leaves none only by the convention:
         // the longest line without spare pieces within the convention's gap is the better
@@ -434,6 +439,21 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
         }
         shortened.or(first)
+    }
+
+    /// A defence taken once the comparisons ran out of time, `c`, whose line the 駒余り
+    /// convention shortened further down: the other defences here were not weighed
+    /// against it, and one of them may lead to a longer line without spare pieces, which
+    /// the convention prefers. So the line's length is no longer shown to be the
+    /// problem's. Shogi Muso 65 (classical rules, two threads, 30 s) printed 11 plies
+    /// marked exact in one run of three: its second walk, at the bound 21, ran past the
+    /// comparisons' deadline inside the longest defence, 5i6h+, whose line the convention
+    /// had shortened to 11, and took it at ply 2 without comparing 5i6h, whose line of 17
+    /// plies ends with no spare piece (the other runs printed those 17).
+    fn unweighed(&mut self, c: &Choice) {
+        if c.shortened && !self.may_compare() {
+            self.exact = false;
+        }
     }
 
     /// Whether the interposing drop `m` at `pos` is a defence the walk counts: not futile
@@ -760,6 +780,43 @@ mod tests {
         let mut ch = Chooser::new(&mut b, None, None, Some(100_000));
         let line = ch.line(&root, 9).expect("no limits");
         assert_eq!(line, vec![short]);
+    }
+
+    /// A defence whose line the 駒余り convention shortened further down, taken once the
+    /// comparisons have run out of time, leaves the line's length unshown: the other
+    /// defences were not weighed against it. Muso 77 after its first check (10 plies
+    /// left), with the walk below the main defence standing in for one that was
+    /// shortened to 3 plies: without time to compare, the walk takes it, and may not call
+    /// the result exact. With the walk's own line below it, it does.
+    #[test]
+    fn a_shortened_line_taken_without_comparing_is_not_exact() {
+        let (root, sol) = published("tsume_edo_zukou_musou.jsonl", "musou-077");
+        let pos = root.play(sol[0]);
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+        assert_eq!(b.within(&pos, 10), Some(true));
+        let past = Some(Instant::now());
+        for shortened in [false, true] {
+            let mut ch = Chooser::new(&mut b, past, None, Some(100_000));
+            let below = pos.play(sol[1]);
+            if shortened {
+                let stand_in = Choice {
+                    mv: Some(sol[2]),
+                    child_r: 8,
+                    spare: Hand::EMPTY,
+                    shortened: true,
+                    len: 3,
+                };
+                ch.memo.insert((below.key(), 9), stand_in);
+            }
+            let line = ch.line(&pos, 10).expect("no deadline");
+            assert_eq!(
+                line[..2],
+                sol[1..3],
+                "the main defence, then the line below it"
+            );
+            assert_eq!(ch.exact, !shortened, "shortened below: {shortened}");
+        }
     }
 
     /// A walk cut by its deadline hands back the moves it had settled. With the tables
