@@ -39,7 +39,10 @@ def within(a, sfen, n):
          "--quiet", "--time", a.time, "--threads", a.threads, "--hash", a.hash],
         capture_output=True, text=True, check=False,
     ).stdout
-    ans = json.loads(out.splitlines()[-1])
+    lines = out.splitlines()
+    if not lines:
+        return None
+    ans = json.loads(lines[-1])
     if ans.get("result") == "mate":
         return True
     return False if ans.get("reason") == NONE_WITHIN else None
