@@ -51,6 +51,12 @@ impl HintSource for TableHints<'_> {
     fn prefetch(&self, board_key: u64) {
         self.sh.table.prefetch(self.sh.key_of_board(board_key));
     }
+
+    fn prefetch_filter(&self, board_key: u64) {
+        self.sh
+            .table
+            .prefetch_presence(self.sh.key_of_board(board_key));
+    }
 }
 
 /// The salt of a search's table keys: the piece set, the attacker and the checks generated.

@@ -29,6 +29,9 @@ pub(crate) trait HintSource: Sync {
     /// hints of a node's children overlap their cache misses instead of paying them one
     /// by one.
     fn prefetch(&self, _board_key: u64) {}
+    /// Starts loading what [`Self::prefetch`] itself reads for `board_key` to decide
+    /// whether to load more: call it for every child first, then `prefetch` for each.
+    fn prefetch_filter(&self, _board_key: u64) {}
 }
 
 impl<F: Fn(&Position) -> Hint + Sync> HintSource for F {

@@ -421,9 +421,16 @@ impl<'a> Bounded<'a> {
             return v;
         }
         let or_like = !matches!(node.kind, Kind::And);
-        // Every child is looked up below: start all their cache misses now.
+        // Every child is looked up below: start all their cache misses now. A hint's
+        // prefetch first reads the table's filter, so every child's filter bits are on
+        // their way before the first of those reads waits for its own.
         for k in kids.iter() {
             self.prefetch(&k.spot);
+            if Self::takes_hint(&k.spot) {
+                self.hints.prefetch_filter(k.spot.board_key);
+            }
+        }
+        for k in kids.iter() {
             if Self::takes_hint(&k.spot) {
                 self.hints.prefetch(k.spot.board_key);
             }
