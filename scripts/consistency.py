@@ -9,7 +9,8 @@ configuration and reports each break of the claims that must hold between runs:
 - two runs under the same rules marking different lengths exact;
 - a length marked exact above a `length_bound` another run under those rules proved
   (a bound is a length the problem's is proven not to exceed);
-- one run proving a mate and another answering nomate.
+- one run proving a mate and another answering nomate;
+- a run that answered fewer problems than the file holds (it stopped early).
 
 A run that does not finish in time claims nothing and breaks nothing. The runs are the
 independent witnesses here; no published length is needed, so the check also covers
@@ -41,7 +42,7 @@ CONFIGS = [
 def run(a, name, rules, extra):
     """The results of one configuration, by problem name (or line number)."""
     args = [a.kanju, "solve", a.file, "--quiet", "--time", a.time, "--hash", str(a.hash)]
-    args += extra + (problemfile.CLASSICAL_RULES if rules == "classical" else [])
+    args += extra + problemfile.rule_args(rules)
     out = subprocess.run(args, capture_output=True, text=True, check=False).stdout
     if a.out:
         Path(a.out, f"{name}.jsonl").write_text(out, encoding="utf-8")
@@ -84,17 +85,22 @@ def main():
     a = ap.parse_args()
     if a.out:
         Path(a.out).mkdir(parents=True, exist_ok=True)
+    problems = len(problemfile.read(a.file))
     runs = []
+    missing = []
     for name, rules, extra in CONFIGS:
         r = run(a, name, rules, extra)
+        if len(r) < problems:
+            # A run that stopped early would otherwise look like one that agrees.
+            missing.append(f"{name}: {len(r)} answers for {problems} problems")
         mates = [d for d in r.values() if d["result"] == "mate"]
         exact = sum(1 for d in mates if d.get("length_exact"))
         print(f"{name}: {len(r)} answers, {len(mates)} mates, {exact} marked exact", flush=True)
         runs.append((name, rules, r))
-    found = breaks(runs)
+    found = missing + breaks(runs)
     for line in found:
         print(line)
-    print(f"{len(found)} inconsistencies")
+    print(f"{len(found)} breaks")
     sys.exit(1 if found else 0)
 
 

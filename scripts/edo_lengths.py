@@ -92,7 +92,7 @@ def main():
         batch = f.name
     out = subprocess.run(
         [a.kanju, "solve", batch, "--time", a.time, "--threads", a.threads,
-         "--hash", a.hash] + (problemfile.CLASSICAL_RULES if a.rules == "classical" else []),
+         "--hash", a.hash] + problemfile.rule_args(a.rules),
         capture_output=True, text=True, check=False,
     ).stdout
     answers = [json.loads(l) for l in out.splitlines() if l.strip()]

@@ -11,6 +11,12 @@ KANJU = ROOT / "target/release/kanju"
 CLASSICAL_RULES = ["--spare-rule", "classical", "--futile-rule", "any-length"]
 
 
+def rule_args(rules):
+    """`kanju solve`'s arguments for a set of rules: "classical" (the collections') or
+    "default" (Kanju's own, no arguments)."""
+    return CLASSICAL_RULES if rules == "classical" else []
+
+
 def add_file_and_engine(ap):
     """The --file (default: the Edo set) and --kanju (default: the release build) options."""
     ap.add_argument("--file", default=str(EDO),
