@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Feed Kanju's USI front end random and mangled input, and check that it keeps serving.
 
-Each session sends a few hundred commands drawn at random: SFENs from the problem files
-with characters changed, added or dropped; real positions followed by random moves;
+Each session sends a few hundred commands drawn at random: SFENs from a problem file
+(`--file`, the Edo set by default) with characters changed, added or dropped; real positions followed by random moves;
 `go` in every form the protocol has and some it has not; options with absurd values;
 unknown commands; bytes that are not UTF-8. `go mate infinite` is followed by `stop`.
 The session ends with `isready` and `quit`.
@@ -19,38 +19,21 @@ looks for the combinations nobody wrote a test for. Each failing session's input
 written to `--out`, to be replayed with `kanju < FILE`.
 
 Usage:
-  scripts/usi_fuzz.py [--engine target/release/kanju] [--sessions 20] [--commands 400]
-                      [--seed 1] [--out /tmp]
+  scripts/usi_fuzz.py [--kanju target/release/kanju] [--file PROBLEMS.jsonl]
+                      [--sessions 20] [--commands 400] [--seed 1] [--out /tmp]
 """
 import argparse
-import json
-import os
 import random
 import subprocess
 import threading
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PROBLEMS = os.path.join(ROOT, "..", "shared", "problems")
+import problemfile
+
 ALPHABET = "123456789abcdefghiPLNSGBRKplnsgbrk+/ -*wb0"
 # Lines a USI engine may print, besides the empty lines that keep a GUI waiting for
 # `readyok` while a large table is allocated (a mangled `USI_Hash` value can ask for one);
 # anything else on stdout is a defect.
 PROTOCOL = ("id ", "option ", "usiok", "readyok", "info ", "checkmate ", "bestmove ")
-
-
-def sfens():
-    """Positions from the problem files, or a few fixed ones without them."""
-    out = []
-    for name in ("tsume_short_tests.jsonl", "tsume_edo_zukou_musou.jsonl"):
-        try:
-            with open(os.path.join(PROBLEMS, name), encoding="utf-8") as f:
-                out += [json.loads(l)["sfen"] for l in f if l.strip()][:60]
-        except OSError:
-            pass
-    return out or [
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-        "4+bn1g1/5kpPl/2l1b1s2/3+l1N1GP/4G1+P1N/5L3/9/1+r7/R8 b GP3sn13p 1",
-    ]
 
 
 def mangle(rng, s):
@@ -124,7 +107,7 @@ def check(engine, lines):
     asked = sum(1 for l in lines if l == "isready")
     body = ("\n".join(l for l in lines if l != "quit") + "\n").encode("utf-8", "surrogateescape")
     err = []
-    readers = [threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True)]
+    pumps = [threading.Thread(target=lambda: err.append(p.stderr.read()), daemon=True)]
 
     def write():
         try:
@@ -133,8 +116,8 @@ def check(engine, lines):
         except BrokenPipeError:
             pass
 
-    readers.append(threading.Thread(target=write, daemon=True))
-    for t in readers:
+    pumps.append(threading.Thread(target=write, daemon=True))
+    for t in pumps:
         t.start()
     out, answered = [], 0
     timer = threading.Timer(120, p.kill)
@@ -153,7 +136,7 @@ def check(engine, lines):
     out += [raw.decode("utf-8", "replace").rstrip("\n") for raw in p.stdout]
     p.wait()
     timer.cancel()
-    for t in readers:
+    for t in pumps:
         t.join(5)
     faults = []
     if p.returncode != 0:
@@ -175,21 +158,21 @@ def check(engine, lines):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "kanju"))
+    problemfile.add_file_and_engine(ap)
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--commands", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default="/tmp")
     a = ap.parse_args()
-    positions = sfens()
+    positions = [r["sfen"] for r in problemfile.read(a.file)]
     failed = 0
     for k in range(a.sessions):
         seed = a.seed + k
         lines = session(random.Random(seed), positions, a.commands)
-        faults = check(a.engine, lines)
+        faults = check(a.kanju, lines)
         if faults:
             failed += 1
-            path = os.path.join(a.out, f"usi_fuzz_{seed}.txt")
+            path = f"{a.out}/usi_fuzz_{seed}.txt"
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write("\n".join(lines) + "\n")
             print(f"session {seed}: FAIL ({'; '.join(faults)}); input in {path}")
