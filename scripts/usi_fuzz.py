@@ -2,9 +2,9 @@
 """Feed Kanju's USI front end random and mangled input, and check that it keeps serving.
 
 Each session sends a few hundred commands drawn at random: SFENs from a problem file
-(`--file`, the Edo set by default) with characters changed, added or dropped; real positions followed by random moves;
-`go` in every form the protocol has and some it has not; options with absurd values;
-unknown commands; bytes that are not UTF-8. `go mate infinite` is followed by `stop`.
+(`--file`, the Edo set by default) with characters changed, added or dropped; real
+positions followed by random moves; `go` in every form the protocol has and some it has
+not; options with absurd values; unknown commands; bytes that are not UTF-8. `go mate infinite` is followed by `stop`.
 The session ends with `isready` and `quit`.
 
 A session passes when:
