@@ -124,13 +124,19 @@ impl Bounded<'_> {
 
     /// A futility test's node after the bounded search disproved it within its horizon:
     /// the df-pn may still find the give-back position mated at a greater length.
+    ///
+    /// Left standing, the disproof holds for this hand alone, not for its disproof
+    /// pieces: the verdict at any length (or its absence, which counts the drop as a
+    /// defence) was reached for `q`, and with more pieces the attacker may mate it. A
+    /// disproof carried past that to bigger hands rested on tests nobody made, where the
+    /// walk of [`Self::settle_near_mates`] cannot find them.
     pub(super) fn give_back_settled(&mut self, q: &Position, s: &Spot, v: Val) -> Val {
         if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(s.n) {
             return v;
         }
         match self.give_back_searched(q) {
             Some(true) => Val::proven(0, s.hand),
-            _ => v,
+            _ => Val::disproven(v.len, s.hand),
         }
     }
 
@@ -193,5 +199,29 @@ mod tests {
         }
         assert_eq!(b.give_back_known(&q), Some(true));
         assert_eq!(b.kept_give_back(1), None);
+    }
+
+    /// A futility test's disproof within its horizon, left standing because its give-back
+    /// position is not known mated at any length, holds for the test's hand alone: with
+    /// more pieces the attacker might mate that position, and the drop be futile.
+    #[test]
+    fn a_standing_test_disproof_keeps_to_its_hand() {
+        let q = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 w G2r2b3g4s4n4l17p 1").unwrap();
+        let hints = |_: &Position| Hint::Unknown;
+        let search = |_: &Position, _: Option<Instant>, _: u64| Mated::Open;
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 20);
+        b.set_mate_search(&search as MateSearch);
+        let hand = q.hand(Color::Black);
+        let s = Spot {
+            kind: Kind::And,
+            n: 4,
+            board_key: q.board_key(),
+            hand,
+        };
+        let wider = crate::proof_hand::disproof_ceiling(hand);
+        assert_ne!(wider, hand);
+        let v = b.give_back_settled(&q, &s, Val::disproven(4, wider));
+        assert_eq!((v.dn, v.len, v.hand), (0, 4, hand));
     }
 }
