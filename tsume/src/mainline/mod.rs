@@ -827,5 +827,19 @@ mod tests {
         );
         b.set_limits(None, None);
         assert_eq!(b.settle_near_mates(&root, unsettled - 2), NearMates::Voided);
+
+        // Cut at its first node, the walk meets no test, so the near mates it did not
+        // reach are searched again all the same: found mated, one of them may be what the
+        // disproof rests on; still near, none is mated and the disproof stands.
+        for (settle, expected) in [(true, NearMates::Unsettled), (false, NearMates::Final)] {
+            settles.store(false, Ordering::Relaxed);
+            let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 16 << 20);
+            b.set_mate_search(&search as MateSearch);
+            assert_eq!(b.within(&root, unsettled), Some(true));
+            assert_eq!(b.within(&root, unsettled - 2), Some(false));
+            settles.store(settle, Ordering::Relaxed);
+            b.set_walk_cap(1);
+            assert_eq!(b.settle_near_mates(&root, unsettled - 2), expected);
+        }
     }
 }

@@ -164,6 +164,8 @@ pub(crate) struct Bounded<'a> {
     /// Give-back positions whose mate search ended undecided near a mate, by full key, to
     /// search again before a disproof is final (see [`Self::settle_near_mates`]).
     near_mates: Map<Position>,
+    /// Nodes a walk of a disproof's tree may take (see [`near::walk_cap`]).
+    walk_cap: usize,
     /// Futility tests the mate search left undecided, for the debug log: those drops
     /// counted as effective (docs/rules.md).
     pub undecided_futility: u64,
@@ -246,6 +248,7 @@ impl<'a> Bounded<'a> {
             mate_search: None,
             give_back: Map::default(),
             near_mates: Map::default(),
+            walk_cap: near::walk_cap(memory_bytes),
             undecided_futility: 0,
             give_back_searches: 0,
             give_back_time: std::time::Duration::ZERO,
@@ -309,6 +312,12 @@ impl<'a> Bounded<'a> {
     /// Decides futility tests with `search` (see [`super::futile`]).
     pub fn set_mate_search(&mut self, search: MateSearch<'a>) {
         self.mate_search = Some(search);
+    }
+
+    /// Caps the nodes a walk of a disproof's tree may take.
+    #[cfg(test)]
+    pub fn set_walk_cap(&mut self, nodes: usize) {
+        self.walk_cap = nodes;
     }
 
     /// Sets the limits of the following searches.

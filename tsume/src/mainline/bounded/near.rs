@@ -17,19 +17,26 @@
 //! through the tables. Searching every near mate again cost more than the disproofs
 //! themselves: on 40 Edo problems (one thread, 60 s) the whole solves took 755 s instead
 //! of 524, one problem kept 384 near mates, and two lengths were no longer shown exact.
-//! The walk follows only the disproofs the search reached at their own nodes: one read
-//! through hand dominance was found under another hand, and walking this hand's
-//! children instead went through a tree nobody searched (Zuko 69's walks hit the cap of
-//! half a million nodes in one run in ten, where the whole search took 60 000). And a drop
-//! already known futile voids a disproof only where the tables show that drop refuting:
-//! met among the drops walked for want of a known refuter, it may be no part of the
-//! disproof, and voiding on it made Muso 3 search "within 37" again and again, each time
-//! to the same disproof, until its time ran out.
+//! The walk follows a disproof read through hand dominance into the hand it was kept
+//! for, whose children are the ones it was built from (see
+//! [`Bounded::disproof_hand`]). It keeps only the nodes on the way to a test, and stops
+//! at a cap of nodes that grows with the main line's memory ([`walk_cap`]). Cut there, it
+//! has missed part of the disproof, so every near mate it did not reach is searched again
+//! as well: none mated, the disproof stands; one mated, it may rest on it and the length
+//! is not shown exact. Before, the walk skipped the disproofs read through another hand
+//! and stopped at 131 072 nodes: on the 200 Edo problems (one thread, 1 GiB, 20 s) every
+//! walk skipped some, 231 to 280 122 of them, and 44 hit the cap, 43 of those lengths
+//! still marked exact (`docs/rules.md`, "The walk is partial"). A drop already known
+//! futile voids a disproof only where the tables show that drop refuting: met among the
+//! drops walked for want of a known refuter, it may be no part of the disproof, and
+//! voiding on it made Muso 3 search "within 37" again and again, each time to the same
+//! disproof, until its time ran out.
 
 use super::tables::{Map, Spot};
 use super::{Bounded, Kind, Node, GIVE_BACK_NODES, NEVER};
+use crate::mainline::known::Known;
 use crate::mainline::solver::Hint;
-use kanju_engine::Position;
+use kanju_engine::{Hand, PieceKind, Position};
 use std::time::Instant;
 
 /// Nodes a near mate gets when it is searched again.
@@ -39,8 +46,18 @@ const NEAR_NODES: u64 = 8 * GIVE_BACK_NODES;
 /// dozen or two, and the most any of 40 Edo problems kept was 384.
 const NEAR_CAP: usize = 1024;
 
-/// Nodes of a disproof's tree walked at most in search of the near mates it rests on.
-const WALK_NODES: usize = 1 << 17;
+/// Bytes a walked node costs at most, mostly in the set of nodes seen.
+const WALK_NODE_BYTES: usize = 20;
+
+/// The fewest nodes a walk may take, however small the memory.
+const MIN_WALK_NODES: usize = 1 << 16;
+
+/// Nodes a disproof's walk may take when the main line has `memory_bytes`: a thirty-second
+/// of it. Whole walks on eight Edo problems took 190 000 to 1.3 million nodes; at the
+/// judge's 4 GiB the cap is about 1.7 million.
+pub(super) fn walk_cap(memory_bytes: usize) -> usize {
+    (memory_bytes / 32 / WALK_NODE_BYTES).max(MIN_WALK_NODES)
+}
 
 impl Bounded<'_> {
     /// Keeps `q`, a give-back position whose search ended near a mate.
@@ -53,39 +70,36 @@ impl Bounded<'_> {
     /// Searches again, with [`NEAR_NODES`] each, the near mates that the disproof of a
     /// mate within `n` from `pos` rests on. Where one is now mated, or the disproof
     /// passes a drop already known futile, forgets the disproofs on the way to it: the
-    /// disproof must be searched again ([`NearMates::Voided`]).
+    /// disproof must be searched again ([`NearMates::Voided`]). A walk cut short at its
+    /// cap searches every near mate it did not reach, and one of them mated leaves the
+    /// disproof [`NearMates::Unsettled`]: it may rest on it.
     pub fn settle_near_mates(&mut self, pos: &Position, n: i32) -> NearMates {
         if self.near_mates.is_empty() {
             return NearMates::Final;
         }
         let t = Instant::now();
         let root = Node::new(pos.clone(), self.kind_of(pos), n);
-        let (tests, trail) = self.tests_under(root);
+        let walk = self.tests_under(root);
         let mut void = Vec::new();
         let mut searched = 0;
-        let mut cut = false;
+        let mut late = walk.end == WalkEnd::Late;
         // A give-back position met again under another node: found mated this round, it
         // voids that path too.
         let mut now_mated = Vec::new();
-        for test in &tests {
+        for test in &walk.tests {
             if test.mated || now_mated.contains(&test.key) {
                 void.push(test.at);
                 continue;
             }
-            if self.past_deadline() {
-                cut = true;
+            if late || self.past_deadline() {
+                late = true;
                 break;
             }
             let Some(q) = self.near_mates.remove(&test.key) else {
                 continue;
             };
             searched += 1;
-            let v = self.search_give_back(&q, NEAR_NODES).decided();
-            if v.is_some() {
-                self.undecided_futility = self.undecided_futility.saturating_sub(1);
-                self.keep_give_back(test.key, v);
-            }
-            if v == Some(true) {
+            if self.search_near_mate(test.key, &q) {
                 now_mated.push(test.key);
                 void.push(test.at);
             }
@@ -93,73 +107,164 @@ impl Bounded<'_> {
         for &at in &void {
             let mut i = Some(at);
             while let Some(j) = i {
-                self.forget_disproof_at(&trail[j].0);
-                i = trail[j].1;
+                self.forget_disproof_at(&walk.kept[j].0);
+                i = walk.kept[j].1;
+            }
+        }
+        // Cut at its cap, the walk missed part of the disproof: any near mate may lie
+        // under it, and only one found mated can matter.
+        let mut unmet_mated = 0;
+        if void.is_empty() && !late && walk.end == WalkEnd::Cut {
+            let unmet: Vec<(u64, Position)> = self.near_mates.drain().collect();
+            for (key, q) in unmet {
+                if self.past_deadline() {
+                    late = true;
+                    break;
+                }
+                searched += 1;
+                if self.search_near_mate(key, &q) {
+                    unmet_mated += 1;
+                }
             }
         }
         log::debug!(
             "mainline: the disproof within {n} passes {} near mates and futile drops; \
-             {searched} searched again, {} futile ({:?})",
-            tests.len(),
+             {searched} searched again, {} futile, {unmet_mated} futile off the walk \
+             ({:?})",
+            walk.tests.len(),
             void.len(),
             t.elapsed()
         );
         if !void.is_empty() {
             NearMates::Voided
-        } else if cut {
+        } else if late || unmet_mated > 0 {
             NearMates::Unsettled
         } else {
             NearMates::Final
         }
     }
 
-    /// Whether `known` holds a disproof of `node` within its bound for its very hand: one
-    /// the search reached at this node, from its children.
-    fn searched_disproof(&self, node: &Node) -> bool {
+    /// Searches the near mate `q` (full key `key`) again, keeps a verdict it reaches, and
+    /// says whether it is mated.
+    fn search_near_mate(&mut self, key: u64, q: &Position) -> bool {
+        let v = self.search_give_back(q, NEAR_NODES).decided();
+        if v.is_some() {
+            self.undecided_futility = self.undecided_futility.saturating_sub(1);
+            self.keep_give_back(key, v);
+        }
+        v == Some(true)
+    }
+
+    /// The attacker's hand of the disproof that answers for `node` in `known`: its own
+    /// where the search stored a disproof for its very hand, or else the hand of one that
+    /// dominates (the search's disproof pieces, or another hand's search). Walking that
+    /// hand's children follows the tree the disproof was built from, whose children the
+    /// tables hold under dominance too; this hand's children may be a tree nobody
+    /// searched (Zuko 69's walks then hit a cap of half a million nodes in one run in
+    /// ten, where the whole search took 60 000). `None` where no such entry is kept (a
+    /// leaf, a disproof from the df-pn table, one lost to garbage collection, or one in
+    /// the base's tables).
+    fn disproof_hand(&self, node: &Node) -> Option<Hand> {
         let hand = node.pos.hand(self.attacker);
-        self.known.get(node.pos.board_key()).is_some_and(|ks| {
-            ks.as_slice()
-                .iter()
-                .any(|k| k.hand == hand && k.disproven >= node.n)
-        })
+        let ks = self.known.get(node.pos.board_key())?.as_slice();
+        let fits = |k: &&Known| k.hand.dominates(hand) && k.disproven >= node.n;
+        let k = ks.iter().filter(fits).find(|k| k.hand == hand);
+        k.or_else(|| ks.iter().find(fits)).map(|k| k.hand)
+    }
+
+    /// `pos` with the defender handing the attacker the pieces that make its hand `hand`,
+    /// as far as it holds them: a disproof's pieces may count more than the defender
+    /// holds, and the entry covers every hand it dominates, the one made here too.
+    fn with_attacker_hand(&self, pos: Position, hand: Hand) -> Position {
+        let defender = self.attacker.flip();
+        let actual = pos.hand(self.attacker);
+        let mut pos = pos;
+        for kind in PieceKind::HAND {
+            for _ in actual.count(kind)..hand.count(kind) {
+                match pos.with_piece_handed_over(defender, kind) {
+                    Some(p) => pos = p,
+                    None => break,
+                }
+            }
+        }
+        pos
     }
 
     /// The futility tests the disproof of `root` may rest on that are near mates, or
     /// already known mated (a drop the disproof counted a defence, found futile since):
-    /// met by walking the disproof's tree through the tables. With them, the walk's
-    /// nodes, each with its parent's index, so that the disproofs on the way to a test
-    /// can be forgotten. At an attacker node every check is refuted; at a defender node
-    /// one refuting reply is enough, a real defence or else a drop the tables show
-    /// refuting, and otherwise every drop is walked, as is every real defence the tables
-    /// do not show mated. What lies beyond a disproof the tables lost or hold only for
-    /// another hand (see the module's notes), or beyond [`WALK_NODES`], is missed.
-    fn tests_under(&self, root: Node) -> (Vec<Test>, Vec<(Spot, Option<usize>)>) {
+    /// met by walking the disproof's tree through the tables, depth first, up to
+    /// [`walk_cap`] nodes. With each test, the nodes on the way to it, so that their
+    /// disproofs can be forgotten; the walk keeps those alone, the tests' ancestors. At an
+    /// attacker node every check is refuted; at a defender node one refuting reply is
+    /// enough, a real defence or else a drop the tables show refuting, and otherwise every
+    /// drop is walked, as is every real defence the tables do not show mated. What lies
+    /// beyond a disproof the tables lost is missed.
+    fn tests_under(&self, root: Node) -> Walk {
+        let t = Instant::now();
         let mut seen = Map::<()>::default();
-        let mut trail: Vec<(Spot, Option<usize>)> = Vec::new();
-        let mut tests = Vec::new();
-        let mut stack = vec![(root, None, true)];
+        let mut walk = Walk {
+            tests: Vec::new(),
+            kept: Vec::new(),
+            end: WalkEnd::Whole,
+        };
+        // The current node's ancestors and itself, each with its index in `kept` once a
+        // test below it has been met.
+        let mut path: Vec<(Spot, Option<usize>)> = Vec::new();
+        // Nodes to walk, with their depth and whether a drop on the way refutes.
+        let mut stack = vec![(root, 0, true)];
         let mut kids = Vec::new();
+        let mut walked = 0;
         let mut unfollowed = 0;
-        while let Some((node, parent, refutes)) = stack.pop() {
-            if trail.len() >= WALK_NODES {
-                log::debug!("mainline: disproof walk cut at {WALK_NODES} nodes");
+        while let Some((node, depth, refutes)) = stack.pop() {
+            if walked >= self.walk_cap {
+                walk.end = WalkEnd::Cut;
                 break;
             }
-            let spot = self.spot(&node);
+            if walked % 1024 == 1023 && self.past_deadline() {
+                walk.end = WalkEnd::Late;
+                break;
+            }
+            let mut spot = self.spot(&node);
+            let node = if matches!(node.kind, Kind::Interpose { .. }) {
+                node
+            } else {
+                match self.disproof_hand(&node) {
+                    Some(hand) if hand == spot.hand => node,
+                    Some(hand) => {
+                        // Kept at the entry's hand, so that forgetting the spot forgets
+                        // the entry.
+                        spot.hand = hand;
+                        Node {
+                            pos: self.with_attacker_hand(node.pos, hand),
+                            ..node
+                        }
+                    }
+                    None => {
+                        // A leaf, a disproof from the df-pn table (whose tree holds no
+                        // test of this search's), a real defence walked for want of a
+                        // known refuter (no part of the disproof), or a disproof the
+                        // tables have lost.
+                        if refutes && node.n > 0 && self.hints.hint(&node.pos) != Hint::NoMate {
+                            unfollowed += 1;
+                        }
+                        continue;
+                    }
+                }
+            };
             if seen.insert(Self::work_key(&spot), ()).is_some() {
                 continue;
             }
-            if !matches!(node.kind, Kind::Interpose { .. }) && !self.searched_disproof(&node) {
-                // Not the search's own disproof of this node: another hand's, read
-                // through dominance, whose tree is not this node's children.
-                unfollowed += 1;
-                continue;
-            }
-            let at = trail.len();
-            let here = Some(at);
-            trail.push((spot, parent));
+            walked += 1;
+            path.truncate(depth);
+            path.push((spot, None));
+            let below = depth + 1;
             let for_good = |pos: &Position| {
-                self.disproven_bound(pos) >= NEVER || self.hints.hint(pos) == Hint::NoMate
+                self.disproven_bound(pos) >= NEVER
+                    || self
+                        .hints
+                        .hint_at(pos.board_key(), pos.hand(self.attacker))
+                        .unwrap_or_else(|| self.hints.hint(pos))
+                        == Hint::NoMate
             };
             kids.clear();
             match node.kind {
@@ -168,7 +273,7 @@ impl Bounded<'_> {
                 Kind::Or if node.n <= 1 => {}
                 Kind::Or => {
                     if self.expand(&node, &mut kids).is_ok() {
-                        stack.extend(kids.iter().map(|k| (k.node(&node.pos), here, true)));
+                        stack.extend(kids.iter().map(|k| (k.node(&node.pos), below, true)));
                     }
                 }
                 Kind::And => {
@@ -195,11 +300,11 @@ impl Bounded<'_> {
                             m = m.map(|m: i32| m.max(proven + 1));
                         } else {
                             m = None;
-                            open.push((child, here, false));
+                            open.push((child, below, false));
                         }
                     }
                     if let Some(child) = refuting {
-                        stack.push((child, here, true));
+                        stack.push((child, below, true));
                         continue;
                     }
                     let m = m.unwrap_or(node.n);
@@ -215,10 +320,10 @@ impl Bounded<'_> {
                         .iter()
                         .find(|k| self.stored(&k.spot).is_some_and(|v| v.dn == 0));
                     if let Some(k) = refuting {
-                        stack.push((k.node(&node.pos), here, true));
+                        stack.push((k.node(&node.pos), below, true));
                     } else {
                         stack.extend(open);
-                        stack.extend(drops.iter().map(|k| (k.node(&node.pos), here, false)));
+                        stack.extend(drops.iter().map(|k| (k.node(&node.pos), below, false)));
                     }
                 }
                 Kind::Interpose { m, .. } => {
@@ -238,20 +343,40 @@ impl Bounded<'_> {
                             // refuter may be no part of the disproof.
                             let mated = kept == Some(Some(true)) && refutes;
                             if self.any_length(m) && (mated || self.near_mates.contains_key(&key)) {
-                                tests.push(Test { key, at, mated });
+                                let at = keep_path(&mut path, &mut walk.kept);
+                                walk.tests.push(Test { key, at, mated });
                             }
                         }
-                        stack.push((k.node(&node.pos), here, refutes));
+                        stack.push((k.node(&node.pos), below, refutes));
                     }
                 }
             }
         }
         log::debug!(
-            "mainline: disproof walk, {} nodes, {unfollowed} disproofs not followed",
-            trail.len()
+            "mainline: disproof walk {:?}, {walked} nodes, {} kept, {unfollowed} disproofs \
+             lost ({:?})",
+            walk.end,
+            walk.kept.len(),
+            t.elapsed()
         );
-        (tests, trail)
+        walk
     }
+}
+
+/// Keeps in `kept` the nodes of `path` not kept yet, each with its parent's index, and
+/// returns the index of the last.
+fn keep_path(path: &mut [(Spot, Option<usize>)], kept: &mut Vec<(Spot, Option<usize>)>) -> usize {
+    let first_new = path
+        .iter()
+        .rposition(|p| p.1.is_some())
+        .map_or(0, |i| i + 1);
+    let mut parent = first_new.checked_sub(1).and_then(|i| path[i].1);
+    for p in &mut path[first_new..] {
+        kept.push((p.0, parent));
+        parent = Some(kept.len() - 1);
+        p.1 = parent;
+    }
+    parent.expect("a path holds at least the test's own node")
 }
 
 /// What [`Bounded::settle_near_mates`] makes of a disproof.
@@ -261,17 +386,111 @@ pub(crate) enum NearMates {
     Final,
     /// It passes a drop now found futile: search it again.
     Voided,
-    /// The deadline came before every near mate was searched again. It may rest on a
-    /// drop that more search would find futile, so it does not show a length exact.
+    /// The deadline came before every near mate was searched again, or a walk cut at its
+    /// cap left a near mate found mated off the walk. It may rest on a drop now futile,
+    /// so it does not show a length exact.
     Unsettled,
+}
+
+/// How a walk of a disproof's tree ended.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum WalkEnd {
+    /// It walked every node it could follow.
+    Whole,
+    /// It reached its cap of nodes.
+    Cut,
+    /// The deadline came, or the search was stopped.
+    Late,
+}
+
+/// What [`Bounded::tests_under`] found.
+struct Walk {
+    tests: Vec<Test>,
+    /// The tests' nodes and their ancestors, each with its parent's index.
+    kept: Vec<(Spot, Option<usize>)>,
+    end: WalkEnd,
 }
 
 /// A futility test met by [`Bounded::tests_under`].
 struct Test {
     /// The give-back position's full key.
     key: u64,
-    /// The walk's index of the drop's node.
+    /// The index in [`Walk::kept`] of the drop's node.
     at: usize,
     /// Already known mated: the drop is futile, and the disproof over it stale.
     mated: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mainline::bounded::Val;
+    use kanju_engine::{Color, GenMode};
+    use std::sync::atomic::AtomicBool;
+
+    fn spot(n: i32) -> Spot {
+        Spot {
+            kind: Kind::Or,
+            n,
+            board_key: n as u64,
+            hand: Hand::EMPTY,
+        }
+    }
+
+    /// Tests under one node share its ancestors in the trail, each kept once.
+    #[test]
+    fn tests_keep_their_ancestors_once() {
+        let mut kept = Vec::new();
+        let mut path = vec![(spot(0), None), (spot(1), None), (spot(2), None)];
+        assert_eq!(keep_path(&mut path, &mut kept), 2);
+        // A sibling of the first test: only itself is new.
+        path.truncate(2);
+        path.push((spot(3), None));
+        assert_eq!(keep_path(&mut path, &mut kept), 3);
+        // The same path again adds nothing.
+        assert_eq!(keep_path(&mut path, &mut kept), 3);
+        let parents: Vec<Option<usize>> = kept.iter().map(|k| k.1).collect();
+        assert_eq!(parents, [None, Some(0), Some(1), Some(1)]);
+    }
+
+    /// A disproof read through dominance is walked at the hand it was kept for, the
+    /// defender handing over the pieces; one for the very hand is walked as it is, and a
+    /// bound the disproofs do not reach is no disproof to walk.
+    #[test]
+    fn a_dominating_disproof_is_walked_at_its_own_hand() {
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        let hints = |_: &Position| Hint::Unknown;
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 20);
+        let actual = pos.hand(Color::Black);
+        let wider = actual.add(PieceKind::Silver).add(PieceKind::Silver);
+        let node = |n| Node::new(pos.clone(), Kind::Or, n);
+        let mut at = b.spot(&node(5));
+        at.hand = wider;
+        b.store_at(&at, Val::disproven(5, wider), 1);
+
+        assert_eq!(b.disproof_hand(&node(3)), Some(wider));
+        assert_eq!(b.disproof_hand(&node(7)), None);
+        let walked = b.with_attacker_hand(pos.clone(), wider);
+        assert_eq!(walked.hand(Color::Black), wider);
+        assert_eq!(
+            walked.hand(Color::White).count(PieceKind::Silver),
+            pos.hand(Color::White).count(PieceKind::Silver) - 2
+        );
+        assert_eq!(walked.board_key(), pos.board_key());
+        // More than the defender holds (one pawn is on the board): it hands over what it
+        // has.
+        let pawns = wider.with_count(PieceKind::Pawn, 18).unwrap();
+        let most = b.with_attacker_hand(walked, pawns);
+        assert_eq!(
+            most.hand(Color::Black),
+            pawns.with_count(PieceKind::Pawn, 17).unwrap()
+        );
+        assert!(
+            most.hand(Color::White).is_empty() || !most.hand(Color::White).has(PieceKind::Pawn)
+        );
+
+        b.store_at(&b.spot(&node(5)), Val::disproven(5, actual), 1);
+        assert_eq!(b.disproof_hand(&node(3)), Some(actual));
+    }
 }
