@@ -248,6 +248,28 @@ impl Position {
         Some(p)
     }
 
+    /// This position with pieces moved between the hands until `color` holds `hand`, as
+    /// far as the hands allow: `color` gives back what it holds beyond `hand`, and takes
+    /// what it lacks from the other side's hand while that holds some. Tsume searches
+    /// need it to read a result stored for another attacker hand on the same board.
+    pub fn with_hand_toward(&self, color: Color, hand: Hand) -> Position {
+        let other = color.flip();
+        let mut p = self.clone();
+        for kind in PieceKind::HAND {
+            while p.hands[color.index()].count(kind) > hand.count(kind) {
+                p.remove_from_hand(color, kind);
+                p.add_to_hand(other, kind);
+            }
+            while p.hands[color.index()].count(kind) < hand.count(kind)
+                && p.hands[other.index()].has(kind)
+            {
+                p.remove_from_hand(other, kind);
+                p.add_to_hand(color, kind);
+            }
+        }
+        p
+    }
+
     /// Zobrist key of the whole position, hands included (for repetition).
     #[inline(always)]
     pub fn key(&self) -> u64 {
@@ -487,6 +509,30 @@ mod tests {
                 }
             }
         });
+    }
+
+    /// Hands moved toward a target both ways keep the board, move only what a hand
+    /// holds, and carry the key along: the result equals the same position read from its
+    /// SFEN.
+    #[test]
+    fn a_hand_moved_toward_a_target_is_that_position() {
+        let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").unwrap();
+        let target = Hand::EMPTY
+            .add(PieceKind::Silver)
+            .add(PieceKind::Silver)
+            .with_count(PieceKind::Pawn, 18)
+            .unwrap();
+        let moved = pos.with_hand_toward(Color::Black, target);
+        // The gold goes back, two silvers come over, and the pawns stop at the 17 in hand.
+        let expected = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b 2S17P2r2b4g2s4n4l 1").unwrap();
+        assert_eq!(moved.key(), expected.key());
+        assert_eq!(moved.to_sfen(), expected.to_sfen());
+        assert_eq!(
+            moved
+                .with_hand_toward(Color::Black, pos.hand(Color::Black))
+                .key(),
+            pos.key()
+        );
     }
 
     /// The attacks on a king's neighbours found together equal those found square by

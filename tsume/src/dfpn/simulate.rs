@@ -334,7 +334,7 @@ mod tests {
     use super::*;
     use crate::dfpn::Shared;
     use crate::table::Table;
-    use kanju_engine::{Color, PieceKind};
+    use kanju_engine::Color;
     use std::sync::atomic::AtomicBool;
 
     /// Shogi Zuko 23: a bishop's long checks answered by drops, where nearly every dearer
@@ -374,17 +374,6 @@ mod tests {
         })
     }
 
-    /// `pos` with the attacker's hand cut down to `hand`, the rest handed to the defender.
-    fn with_attacker_hand(pos: &Position, hand: Hand) -> Position {
-        let mut out = pos.clone();
-        for k in PieceKind::HAND {
-            while out.hand(Color::Black).count(k) > hand.count(k) {
-                out = out.with_piece_handed_over(Color::Black, k).unwrap();
-            }
-        }
-        out
-    }
-
     /// Every defence a replay proved is mated, with no more attacker pieces than the proof
     /// hand it stored, by the search without replays from an empty table. A replay that
     /// skipped a reply, or a proof hand that left out a piece the mate needs, would show
@@ -401,7 +390,7 @@ mod tests {
             simulated.len()
         );
         for (q, p) in simulated.iter().step_by(4) {
-            let cut = with_attacker_hand(q, p.hand);
+            let cut = q.with_hand_toward(Color::Black, p.hand);
             let (mated, nodes, _) = search(&cut, false, 1_000_000);
             assert!(
                 mated,
