@@ -130,11 +130,24 @@ impl Bounded<'_> {
     /// defence) was reached for `q`, and with more pieces the attacker may mate it. A
     /// disproof carried past that to bigger hands rested on tests nobody made, where the
     /// walk of [`Self::settle_near_mates`] cannot find them.
+    ///
+    /// A search that is aborting makes no test: the verdict kept from an earlier one
+    /// settles the node, and without one it stays open. Returned as it came, the
+    /// disproof would rest on a test nobody made, and it would be stored with its parents
+    /// for the next search on these tables to reuse.
     pub(super) fn give_back_settled(&mut self, q: &Position, s: &Spot, v: Val) -> Val {
-        if v.dn != 0 || self.aborted || v.len >= NEVER || !self.any_length(s.n) {
+        if v.dn != 0 || v.len >= NEVER || !self.any_length(s.n) {
             return v;
         }
-        match self.give_back_searched(q) {
+        let verdict = if self.aborted {
+            match self.kept_give_back(q.key()) {
+                Some(v) => v,
+                None => return Val::open(1, 1),
+            }
+        } else {
+            self.give_back_searched(q)
+        };
+        match verdict {
             Some(true) => Val::proven(0, s.hand),
             _ => Val::disproven(v.len, s.hand),
         }
@@ -223,5 +236,45 @@ mod tests {
         assert_ne!(wider, hand);
         let v = b.give_back_settled(&q, &s, Val::disproven(4, wider));
         assert_eq!((v.dn, v.len, v.hand), (0, 4, hand));
+    }
+
+    /// An aborting search makes no futility test. The test's disproof within its horizon
+    /// then stands only on a verdict kept from an earlier test; without one it is open,
+    /// because the drop may be futile and its parent mated.
+    #[test]
+    fn an_aborting_search_leaves_an_untested_disproof_open() {
+        let q = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 w G2r2b3g4s4n4l17p 1").unwrap();
+        let hints = |_: &Position| Hint::Unknown;
+        let searches = AtomicU32::new(0);
+        let search = |_: &Position, _: Option<Instant>, _: u64| {
+            searches.fetch_add(1, Ordering::Relaxed);
+            Mated::Yes
+        };
+        let stop = AtomicBool::new(false);
+        let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 20);
+        b.set_mate_search(&search as MateSearch);
+        let hand = q.hand(Color::Black);
+        let s = Spot {
+            kind: Kind::And,
+            n: 4,
+            board_key: q.board_key(),
+            hand,
+        };
+        b.aborted = true;
+        let v = b.give_back_settled(&q, &s, Val::disproven(4, hand));
+        assert!(
+            v.pn != 0 && v.dn != 0,
+            "settled without a test: {:?}",
+            (v.pn, v.dn)
+        );
+        assert_eq!(searches.load(Ordering::Relaxed), 0);
+        // A kept verdict still settles it, without a search.
+        b.keep_give_back(q.key(), Some(true));
+        let v = b.give_back_settled(&q, &s, Val::disproven(4, hand));
+        assert_eq!(v.pn, 0);
+        b.keep_give_back(q.key(), None);
+        let v = b.give_back_settled(&q, &s, Val::disproven(4, hand));
+        assert_eq!((v.dn, v.hand), (0, hand));
+        assert_eq!(searches.load(Ordering::Relaxed), 0);
     }
 }
