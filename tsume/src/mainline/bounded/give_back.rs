@@ -214,6 +214,16 @@ mod tests {
         assert_eq!(b.kept_give_back(1), None);
     }
 
+    /// The spot of a futility test on give-back position `q`, four plies from its bound.
+    fn test_spot(q: &Position) -> Spot {
+        Spot {
+            kind: Kind::And,
+            n: 4,
+            board_key: q.board_key(),
+            hand: q.hand(Color::Black),
+        }
+    }
+
     /// A futility test's disproof within its horizon, left standing because its give-back
     /// position is not known mated at any length, holds for the test's hand alone: with
     /// more pieces the attacker might mate that position, and the drop be futile.
@@ -226,12 +236,7 @@ mod tests {
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 20);
         b.set_mate_search(&search as MateSearch);
         let hand = q.hand(Color::Black);
-        let s = Spot {
-            kind: Kind::And,
-            n: 4,
-            board_key: q.board_key(),
-            hand,
-        };
+        let s = test_spot(&q);
         let wider = crate::proof_hand::disproof_ceiling(hand);
         assert_ne!(wider, hand);
         let v = b.give_back_settled(&q, &s, Val::disproven(4, wider));
@@ -254,12 +259,7 @@ mod tests {
         let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &hints, 1 << 20);
         b.set_mate_search(&search as MateSearch);
         let hand = q.hand(Color::Black);
-        let s = Spot {
-            kind: Kind::And,
-            n: 4,
-            board_key: q.board_key(),
-            hand,
-        };
+        let s = test_spot(&q);
         b.aborted = true;
         let v = b.give_back_settled(&q, &s, Val::disproven(4, hand));
         assert!(
