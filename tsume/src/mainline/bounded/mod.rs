@@ -224,9 +224,13 @@ impl<'a> Bounded<'a> {
         let known = KeyMap::with_budget(memory_bytes / 2);
         let work = KeyMap::with_budget(memory_bytes / 2);
         // The maps' arrays are powers of two, so the budget keeps a remainder beside them
-        // (the main line is given one on purpose, `mainline_bytes`): three quarters for
-        // the vectors of boards with several hands, a quarter for the give-back verdicts.
-        let outside = memory_bytes.saturating_sub(known.max_bytes() + work.max_bytes());
+        // (the main line is given one on purpose, `mainline_bytes`). Less the walk's
+        // share (`near::walk_cap`): three quarters for the vectors of boards with several
+        // hands, a quarter for the give-back verdicts.
+        let walk_bytes = memory_bytes / near::WALK_SHARE;
+        let outside = memory_bytes
+            .saturating_sub(known.max_bytes() + work.max_bytes())
+            .saturating_sub(walk_bytes);
         let known_heap_cap = (outside / 4 * 3 / known.shard_count()).max(MIN_HEAP_PER_SHARD);
         let give_back_cap = (outside / 4 / GIVE_BACK_ENTRY_BYTES).max(MIN_GIVE_BACK);
         Bounded {

@@ -52,11 +52,19 @@ const WALK_NODE_BYTES: usize = 20;
 /// The fewest nodes a walk may take, however small the memory.
 const MIN_WALK_NODES: usize = 1 << 16;
 
-/// Nodes a disproof's walk may take when the main line has `memory_bytes`: a thirty-second
-/// of it. Whole walks on eight Edo problems took 190 000 to 1.3 million nodes; at the
-/// judge's 4 GiB the cap is about 1.7 million.
+/// The part of the main line's memory kept for the walk of a disproof, whose set of
+/// walked nodes lives only while it runs: a tenth.
+pub(super) const WALK_SHARE: usize = 10;
+
+/// Nodes a disproof's walk may take when the main line has `memory_bytes`: its share
+/// ([`WALK_SHARE`]), at [`WALK_NODE_BYTES`] a node. Whole walks on eight Edo problems took
+/// 190 000 to 1.3 million nodes, and Zuko 83's (263 plies) 2.7 million and Zuko 4's 3.8
+/// million; at the judge's 4 GiB the cap is about 6.5 million. A thirty-second of the
+/// memory, 1.8 million nodes there, cut those two in every run, and so left their
+/// lengths unshown exact: a cut walk searches its unmet near mates again, and on both
+/// some of those were mated.
 pub(super) fn walk_cap(memory_bytes: usize) -> usize {
-    (memory_bytes / 32 / WALK_NODE_BYTES).max(MIN_WALK_NODES)
+    (memory_bytes / WALK_SHARE / WALK_NODE_BYTES).max(MIN_WALK_NODES)
 }
 
 impl Bounded<'_> {
@@ -430,6 +438,27 @@ mod tests {
             board_key: n as u64,
             hand: Hand::EMPTY,
         }
+    }
+
+    /// The walk's share of the main line's memory lies beside the maps' arrays, within
+    /// the budget, at every power-of-two USI_Hash from 32 MiB to 64 GiB (below, the
+    /// floor of [`MIN_WALK_NODES`] passes it by a megabyte at most); at the judge's 4 GiB
+    /// it holds the 3.8 million nodes of Zuko 4's whole walk.
+    #[test]
+    fn the_walk_fits_beside_the_maps() {
+        use crate::mainline::key_map::KeyMap;
+        use crate::mainline::known::KnownSet;
+        for hash_mb in (5..=16).map(|b| 1usize << b) {
+            let memory = crate::mainline::mainline_bytes(hash_mb);
+            let maps = KeyMap::<KnownSet>::with_budget(memory / 2).max_bytes()
+                + KeyMap::<super::super::tables::Work>::with_budget(memory / 2).max_bytes();
+            let walk = walk_cap(memory) * WALK_NODE_BYTES;
+            assert!(
+                maps + walk <= memory,
+                "{hash_mb} MiB: {maps} + {walk} > {memory}"
+            );
+        }
+        assert!(walk_cap(crate::mainline::mainline_bytes(4096)) > 3_800_000);
     }
 
     /// Tests under one node share its ancestors in the trail, each kept once.
