@@ -358,8 +358,9 @@ fn step_down(
                 }
                 NearMates::Unsettled => {
                     dbg_line!(
-                        "mainline: within {} disproven, but the deadline came before the \
-                         near mates it rests on were searched again ({} nodes)",
+                        "mainline: within {} disproven, but it may rest on a near mate: \
+                         the deadline came before they were all searched again, or one \
+                         off a cut walk is mated ({} nodes)",
                         best - 2,
                         b.nodes
                     );
