@@ -141,7 +141,7 @@ impl Bounded<'_> {
         }
         let verdict = if self.aborted {
             match self.kept_give_back(q.key()) {
-                Some(v) => v,
+                Some(kept) => kept,
                 None => return Val::open(1, 1),
             }
         } else {

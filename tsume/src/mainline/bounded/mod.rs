@@ -227,10 +227,10 @@ impl<'a> Bounded<'a> {
         // (the main line is given one on purpose, `mainline_bytes`). Less the walk's
         // share (`near::walk_cap`): three quarters for the vectors of boards with several
         // hands, a quarter for the give-back verdicts.
-        let walk_bytes = memory_bytes / near::WALK_SHARE;
+        let walk_cap = near::walk_cap(memory_bytes);
         let outside = memory_bytes
             .saturating_sub(known.max_bytes() + work.max_bytes())
-            .saturating_sub(walk_bytes);
+            .saturating_sub(walk_cap * near::WALK_NODE_BYTES);
         let known_heap_cap = (outside / 4 * 3 / known.shard_count()).max(MIN_HEAP_PER_SHARD);
         let give_back_cap = (outside / 4 / GIVE_BACK_ENTRY_BYTES).max(MIN_GIVE_BACK);
         Bounded {
@@ -252,7 +252,7 @@ impl<'a> Bounded<'a> {
             mate_search: None,
             give_back: Map::default(),
             near_mates: Map::default(),
-            walk_cap: near::walk_cap(memory_bytes),
+            walk_cap,
             undecided_futility: 0,
             give_back_searches: 0,
             give_back_time: std::time::Duration::ZERO,

@@ -47,14 +47,14 @@ const NEAR_NODES: u64 = 8 * GIVE_BACK_NODES;
 const NEAR_CAP: usize = 1024;
 
 /// Bytes a walked node costs at most, mostly in the set of nodes seen.
-const WALK_NODE_BYTES: usize = 20;
+pub(super) const WALK_NODE_BYTES: usize = 20;
 
 /// The fewest nodes a walk may take, however small the memory.
 const MIN_WALK_NODES: usize = 1 << 16;
 
 /// The part of the main line's memory kept for the walk of a disproof, whose set of
 /// walked nodes lives only while it runs: a tenth.
-pub(super) const WALK_SHARE: usize = 10;
+const WALK_SHARE: usize = 10;
 
 /// Nodes a disproof's walk may take when the main line has `memory_bytes`: its share
 /// ([`WALK_SHARE`]), at [`WALK_NODE_BYTES`] a node. Whole walks on eight Edo problems took
@@ -451,7 +451,8 @@ mod tests {
         for hash_mb in (5..=16).map(|b| 1usize << b) {
             let memory = crate::mainline::mainline_bytes(hash_mb);
             let maps = KeyMap::<KnownSet>::with_budget(memory / 2).max_bytes()
-                + KeyMap::<super::super::tables::Work>::with_budget(memory / 2).max_bytes();
+                + KeyMap::<crate::mainline::bounded::tables::Work>::with_budget(memory / 2)
+                    .max_bytes();
             let walk = walk_cap(memory) * WALK_NODE_BYTES;
             assert!(
                 maps + walk <= memory,
