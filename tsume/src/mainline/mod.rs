@@ -611,11 +611,12 @@ fn refine_here(
         line = shortened(&mut b, root, line, share(deadline, 0.5), started);
     }
     dbg_line!(
-        "mainline: line {} exact {exact} ({:?}, {} nodes, {} futility tests undecided, \
-         {} give-back searches here in {:?})",
+        "mainline: line {} exact {exact} ({:?}, {} nodes, {} returns cut, {} futility tests \
+         undecided, {} give-back searches here in {:?})",
         line.len(),
         started.elapsed(),
         b.nodes,
+        b.returns_cut,
         b.undecided_futility,
         b.give_back_searches,
         b.give_back_time

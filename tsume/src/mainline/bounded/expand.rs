@@ -79,6 +79,8 @@ pub(super) struct KidLists {
     /// A child's value from the df-pn table, looked up once per expansion.
     pub(super) initial: Vec<Option<Val>>,
     pub(super) vals: Vec<Val>,
+    /// The ancestor each child's value rests on (see `repetition`).
+    pub(super) deps: Vec<super::Dep>,
 }
 
 impl KidLists {
@@ -86,6 +88,7 @@ impl KidLists {
         self.kids.clear();
         self.initial.clear();
         self.vals.clear();
+        self.deps.clear();
     }
 }
 

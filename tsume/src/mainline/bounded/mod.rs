@@ -17,18 +17,20 @@ use super::key_map::KeyMap;
 use super::known::KnownSet;
 use super::solver::{Hint, Hints, MateSearch};
 use crate::node::Pick;
-use kanju_engine::{Color, GenMode, Hand, Position, Square};
+use kanju_engine::{Color, GenMode, Hand, Move, Position, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 mod expand;
 mod give_back;
 mod near;
+mod repetition;
 mod tables;
 
 use expand::KidLists;
 pub(crate) use give_back::GIVE_BACK_NODES;
 pub(crate) use near::NearMates;
+use repetition::{Dep, Path, FREE};
 pub(crate) use tables::KeyHasher;
 use tables::{Map, Work};
 
@@ -133,7 +135,31 @@ impl Val {
             hand: Hand::EMPTY,
         }
     }
+
+    /// An open value kept for a node found disproven on the path the search came by,
+    /// with the refuting reply at a defender node: the tables keep the estimate from
+    /// before, and the walk of a disproof follows the node (see `near`).
+    fn open_refuted_on_path(pn: u32, dn: u32, refuter: Option<Move>) -> Val {
+        Val {
+            len: REFUTED_ON_PATH | refuter.map_or(0, |m| i32::from(m.bits())),
+            ..Val::open(pn, dn)
+        }
+    }
+
+    /// For an open value, whether the node was found disproven on some path, and the
+    /// refuting reply found there at a defender node.
+    fn refuted_on_path(&self) -> Option<Option<Move>> {
+        let open = self.pn != 0 && self.dn != 0;
+        (open && self.len & REFUTED_ON_PATH != 0).then(|| {
+            let bits = (self.len & 0xffff) as u16;
+            (bits != 0).then(|| Move::from_bits(bits))
+        })
+    }
 }
+
+/// Marks an open value's `len`, which is otherwise unused: see
+/// [`Val::open_refuted_on_path`]. Move bits fit below it.
+const REFUTED_ON_PATH: i32 = 1 << 20;
 
 /// Another search's tables, read-only: see [`Bounded::over`].
 #[derive(Clone, Copy)]
@@ -197,6 +223,18 @@ pub(crate) struct Bounded<'a> {
     budget: Option<&'a NodeBudget>,
     spent: u64,
     budget_binds: bool,
+    /// The nodes the search is in, for returns to them (see `repetition`).
+    path: Path,
+    /// The ancestor the value the last [`Self::mid`] returned rests on, or [`FREE`].
+    dep: Dep,
+    /// Whether returns may be counted as no mate at all (tests turn it off to compare).
+    returns_may_cut: bool,
+    /// Returns to a position on the line counted as no mate, for the debug log.
+    pub returns_cut: u64,
+    /// Nodes whose disproof the tables keep although returns were cut below them, with
+    /// the disproof pieces: the tests check each one without the cut.
+    #[cfg(test)]
+    disproofs_over_returns: Vec<(Node, Hand)>,
 }
 
 impl Drop for Bounded<'_> {
@@ -263,6 +301,12 @@ impl<'a> Bounded<'a> {
             budget: None,
             spent: 0,
             budget_binds: true,
+            path: Path::default(),
+            dep: FREE,
+            returns_may_cut: true,
+            returns_cut: 0,
+            #[cfg(test)]
+            disproofs_over_returns: Vec::new(),
         }
     }
 
@@ -335,8 +379,9 @@ impl<'a> Bounded<'a> {
     pub fn prove(&mut self, node: &Node) -> Option<bool> {
         self.aborted = false;
         self.last_open = None;
+        debug_assert_eq!(self.path.depth(), 0, "a search inside a search");
         loop {
-            let v = self.mid(node, INF, INF);
+            let v = self.mid(node, INF, INF, true);
             if v.pn == 0 {
                 return Some(true);
             }
@@ -396,16 +441,30 @@ impl<'a> Bounded<'a> {
         self.aborted
     }
 
-    fn mid(&mut self, node: &Node, th_pn: u32, th_dn: u32) -> Val {
+    /// Searches `node` under the thresholds; `starts_line` for the root or a futility
+    /// test's give-back position, which no move of the line above reached. Leaves in
+    /// `self.dep` the ancestor the value rests on.
+    fn mid(&mut self, node: &Node, th_pn: u32, th_dn: u32, starts_line: bool) -> Val {
         let mut lists = self.spare_lists.pop().unwrap_or_default();
+        let on_line = (!matches!(node.kind, Kind::Interpose { .. }))
+            .then(|| (node.pos.board_key(), node.pos.hand(self.attacker)));
+        self.path.push(on_line, starts_line);
         let v = self.mid_with(node, th_pn, th_dn, &mut lists);
+        self.path.pop();
         lists.clear();
         self.spare_lists.push(lists);
         v
     }
 
+    /// Whether a return to a position on the line counts as no mate: only where which
+    /// drops are futile does not hang on the other replies' lengths (see `repetition`).
+    fn cuts_returns(&self) -> bool {
+        self.returns_may_cut && self.mate_search.is_some()
+    }
+
     /// [`Self::mid`] with `lists` to hold the node's children and their values.
     fn mid_with(&mut self, node: &Node, th_pn: u32, th_dn: u32, lists: &mut KidLists) -> Val {
+        self.dep = FREE;
         self.nodes += 1;
         let start = self.nodes;
         let spot = self.spot(node);
@@ -428,6 +487,7 @@ impl<'a> Bounded<'a> {
             kids,
             initial,
             vals,
+            deps,
         } = lists;
         if let Err(v) = self.expand(node, kids) {
             self.store(node, v, 1);
@@ -467,6 +527,22 @@ impl<'a> Bounded<'a> {
             };
             vals.push(v);
         }
+        deps.resize(n_real, FREE);
+        if self.cuts_returns() {
+            for (i, k) in kids[..n_real].iter().enumerate() {
+                // A settled child is settled whatever the path.
+                if k.gives_back() || vals[i].pn == 0 || vals[i].dn == 0 {
+                    continue;
+                }
+                if let Some(d) = self.path.return_to(k.spot.board_key, k.spot.hand) {
+                    vals[i] = Val::disproven(k.spot.n, k.spot.hand);
+                    deps[i] = d;
+                    self.returns_cut += 1;
+                }
+            }
+        }
+        let depth = self.path.depth() - 1;
+        let mut last = (cur.pn, cur.dn);
         let mut futility_bound = None;
         loop {
             if n_real < kids.len() {
@@ -480,11 +556,13 @@ impl<'a> Bounded<'a> {
                 if futility_bound != Some(m) {
                     futility_bound = Some(m);
                     vals.truncate(n_real);
+                    deps.truncate(n_real);
                     for (k, init) in kids[n_real..].iter_mut().zip(initial[n_real..].iter_mut()) {
                         if let Kind::Interpose { m: km, .. } = &mut k.spot.kind {
                             *km = m;
                         }
                         vals.push(self.lookup_child(&node.pos, k, init));
+                        deps.push(FREE);
                     }
                 }
             }
@@ -500,10 +578,26 @@ impl<'a> Bounded<'a> {
             let Pick { min, best, second } = pick;
             let (pn, dn) = if or_like { (min, sum) } else { (sum, min) };
             if pn == 0 || dn == 0 {
+                let (best, dep) = Self::resting_on(or_like, pn == 0, vals, deps, best);
                 let v = self.resolved(node, kids, vals, best);
-                self.store(node, v, self.nodes - start + 1);
+                // Resting on this node itself, the value is the node's own (see
+                // `repetition`); on an ancestor, it holds on this path alone, and the
+                // tables keep the last estimate instead.
+                if dep as usize >= depth {
+                    #[cfg(test)]
+                    if v.dn == 0 && deps.iter().any(|&d| d != FREE) {
+                        self.disproofs_over_returns.push((node.clone(), v.hand));
+                    }
+                    self.store(node, v, self.nodes - start + 1);
+                } else {
+                    let refuter = (!or_like).then(|| kids[best].mv);
+                    let kept = Val::open_refuted_on_path(last.0, last.1, refuter);
+                    self.store(node, kept, self.nodes - start + 1);
+                    self.dep = dep;
+                }
                 return v;
             }
+            last = (pn, dn);
             if pn >= th_pn || dn >= th_dn || self.aborted {
                 let v = Val::open(pn, dn);
                 self.store(node, v, self.nodes - start + 1);
@@ -519,7 +613,9 @@ impl<'a> Bounded<'a> {
                 (cpn, cdn)
             };
             let child = kids[best].node(&node.pos);
-            vals[best] = self.mid(&child, cpn.min(INF), cdn.min(INF));
+            vals[best] = self.mid(&child, cpn.min(INF), cdn.min(INF), kids[best].gives_back());
+            deps[best] = self.dep;
+            self.dep = FREE;
             if let Some(q) = kids[best].given_back.as_deref() {
                 vals[best] = self.give_back_settled(q, &kids[best].spot, vals[best]);
             }
@@ -528,6 +624,32 @@ impl<'a> Bounded<'a> {
             // so what it held before the child's search says nothing of the frontier, and
             // `last_open` steers the steps down (MATE_LEAN).
         }
+    }
+}
+
+impl Bounded<'_> {
+    /// The child a settled node's value comes from and the ancestor that value rests on.
+    /// A disproof at a defender node takes a refuting reply that rests on no ancestor, or
+    /// on the deepest; one at an attacker node rests on every child's. A proof rests on
+    /// none: a return counted as no mate only ever removes mates, and each mate left is
+    /// one (see `repetition`).
+    fn resting_on(
+        or_like: bool,
+        proven: bool,
+        vals: &[Val],
+        deps: &[Dep],
+        best: usize,
+    ) -> (usize, Dep) {
+        if proven {
+            return (best, FREE);
+        }
+        if or_like {
+            return (best, deps.iter().copied().min().unwrap_or(FREE));
+        }
+        (0..vals.len())
+            .filter(|&i| vals[i].dn == 0)
+            .max_by_key(|&i| deps[i])
+            .map_or((best, FREE), |i| (i, deps[i]))
     }
 }
 

@@ -32,6 +32,7 @@
 //! voiding on it made Muso 3 search "within 37" again and again, each time to the same
 //! disproof, until its time ran out.
 
+use super::repetition::Path;
 use super::tables::{Map, Spot};
 use super::{Bounded, Kind, Node, GIVE_BACK_NODES, NEVER};
 use crate::mainline::known::Known;
@@ -172,16 +173,19 @@ impl Bounded<'_> {
     /// ten, where the whole search took 60 000). `None` where no such entry is kept (a
     /// leaf, a disproof from the df-pn table, one lost to garbage collection, or one in
     /// the base's tables).
+    #[cfg(test)]
     fn disproof_hand(&self, node: &Node) -> Option<Hand> {
+        self.disproof_entry(node).map(|(hand, _)| hand)
+    }
+
+    /// [`Self::disproof_hand`], with the bound the entry is disproven at.
+    fn disproof_entry(&self, node: &Node) -> Option<(Hand, i32)> {
         let hand = node.pos.hand(self.attacker);
         let ks = self.known.get(node.pos.board_key())?.as_slice();
         let fits = |k: &&Known| k.hand.dominates(hand) && k.disproven >= node.n;
-        let own = ks.iter().filter(fits).any(|k| k.hand == hand);
-        if own {
-            Some(hand)
-        } else {
-            ks.iter().find(fits).map(|k| k.hand)
-        }
+        let own = ks.iter().filter(fits).find(|k| k.hand == hand);
+        own.or_else(|| ks.iter().find(fits))
+            .map(|k| (k.hand, k.disproven))
     }
 
     /// The futility tests the disproof of `root` may rest on that are near mates, or
@@ -204,12 +208,18 @@ impl Bounded<'_> {
         // The current node's ancestors and itself, each with its index in `kept` once a
         // test below it has been met.
         let mut path: Vec<(Spot, Option<usize>)> = Vec::new();
-        // Nodes to walk, with their depth and whether a drop on the way refutes.
-        let mut stack = vec![(root, 0, true)];
+        // The positions on the way, for returns to them, which the search counted as no
+        // mate (see `repetition`): the walk stops there too.
+        let mut line = Path::default();
+        // Nodes to walk, with their depth, whether a drop on the way refutes, and whether
+        // the node starts a line (the root, or a futility test's give-back position).
+        let mut stack = vec![(root, 0, true, true)];
         let mut kids = Vec::new();
         let mut walked = 0;
         let mut unfollowed = 0;
-        while let Some((node, depth, refutes)) = stack.pop() {
+        // For the debug log: returns met, and nodes walked that were disproven on a path.
+        let (mut returns, mut on_path) = (0u64, 0u64);
+        while let Some((node, depth, refutes, starts_line)) = stack.pop() {
             if walked >= self.walk_cap {
                 walk.end = WalkEnd::Cut;
                 break;
@@ -219,12 +229,26 @@ impl Bounded<'_> {
                 break;
             }
             let mut spot = self.spot(&node);
-            let node = if matches!(node.kind, Kind::Interpose { .. }) {
+            line.truncate(depth);
+            let on_line = !matches!(node.kind, Kind::Interpose { .. });
+            if on_line
+                && !starts_line
+                && self.cuts_returns()
+                && line.return_to(spot.board_key, spot.hand).is_some()
+            {
+                returns += 1;
+                continue;
+            }
+            let node = if !on_line {
                 node
             } else {
-                match self.disproof_hand(&node) {
-                    Some(hand) if hand == spot.hand => node,
-                    Some(hand) => {
+                match self.disproof_entry(&node) {
+                    Some((hand, bound)) if hand == spot.hand => {
+                        spot.n = bound;
+                        Node { n: bound, ..node }
+                    }
+                    Some((hand, bound)) => {
+                        spot.n = bound;
                         // Kept at the entry's hand, so that forgetting the spot forgets
                         // the entry.
                         // The disproof's pieces may count more than the defender
@@ -233,8 +257,17 @@ impl Bounded<'_> {
                         spot.hand = hand;
                         Node {
                             pos: node.pos.with_hand_toward(self.attacker, hand),
+                            n: bound,
                             ..node
                         }
+                    }
+                    // Disproven on the search's path only, so kept as open; walked as it is.
+                    None if self
+                        .stored(&spot)
+                        .is_some_and(|v| v.refuted_on_path().is_some()) =>
+                    {
+                        on_path += 1;
+                        node
                     }
                     None => {
                         // A leaf, a disproof from the df-pn table (whose tree holds no
@@ -260,6 +293,7 @@ impl Bounded<'_> {
             walked += 1;
             path.truncate(depth);
             path.push((spot, None));
+            line.push(on_line.then_some((spot.board_key, spot.hand)), starts_line);
             let below = depth + 1;
             let for_good = |pos: &Position| {
                 self.disproven_bound(pos) >= NEVER
@@ -276,7 +310,7 @@ impl Bounded<'_> {
                 Kind::Or if node.n <= 1 => {}
                 Kind::Or => {
                     if self.expand(&node, &mut kids).is_ok() {
-                        stack.extend(kids.iter().map(|k| (k.node(&node.pos), below, true)));
+                        stack.extend(kids.iter().map(|k| (k.node(&node.pos), below, true, false)));
                     }
                 }
                 Kind::And => {
@@ -303,11 +337,11 @@ impl Bounded<'_> {
                             m = m.map(|m: i32| m.max(proven + 1));
                         } else {
                             m = None;
-                            open.push((child, below, false));
+                            open.push((child, below, false, false));
                         }
                     }
                     if let Some(child) = refuting {
-                        stack.push((child, below, true));
+                        stack.push((child, below, true, false));
                         continue;
                     }
                     let m = m.unwrap_or(node.n);
@@ -321,12 +355,21 @@ impl Bounded<'_> {
                     let drops = &kids[n_real..];
                     let refuting = drops
                         .iter()
-                        .find(|k| self.stored(&k.spot).is_some_and(|v| v.dn == 0));
+                        .find(|k| self.stored(&k.spot).is_some_and(|v| v.dn == 0))
+                        .or_else(|| {
+                            // Disproven on the search's path only: its refuter is kept.
+                            let r = self.stored(&spot)?.refuted_on_path()??;
+                            kids.iter().find(|k| k.mv == r)
+                        });
                     if let Some(k) = refuting {
-                        stack.push((k.node(&node.pos), below, true));
+                        stack.push((k.node(&node.pos), below, true, false));
                     } else {
                         stack.extend(open);
-                        stack.extend(drops.iter().map(|k| (k.node(&node.pos), below, false)));
+                        stack.extend(
+                            drops
+                                .iter()
+                                .map(|k| (k.node(&node.pos), below, false, false)),
+                        );
                     }
                 }
                 Kind::Interpose { m, .. } => {
@@ -350,13 +393,14 @@ impl Bounded<'_> {
                                 walk.tests.push(Test { key, at, mated });
                             }
                         }
-                        stack.push((k.node(&node.pos), below, refutes));
+                        stack.push((k.node(&node.pos), below, refutes, k.gives_back()));
                     }
                 }
             }
         }
         log::debug!(
-            "mainline: disproof walk {:?}, {walked} nodes, {} kept, {unfollowed} disproofs \
+            "mainline: disproof walk {:?}, {walked} nodes ({on_path} disproven on a path, \
+             {returns} returns), {} kept, {unfollowed} disproofs \
              lost ({:?})",
             walk.end,
             walk.kept.len(),
