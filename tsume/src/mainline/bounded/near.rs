@@ -19,7 +19,7 @@
 //! of 524, one problem kept 384 near mates, and two lengths were no longer shown exact.
 //! The walk follows a disproof read through hand dominance into the hand it was kept
 //! for, whose children are the ones it was built from (see
-//! [`Bounded::disproof_hand`]). It keeps only the nodes on the way to a test, and stops
+//! [`Bounded::disproof_entry`]). It keeps only the nodes on the way to a test, and stops
 //! at a cap of nodes that grows with the main line's memory ([`walk_cap`]). Cut there, it
 //! has missed part of the disproof, so every near mate it did not reach is searched again
 //! as well: none mated, the disproof stands; one mated, it may rest on it and the length
@@ -164,7 +164,8 @@ impl Bounded<'_> {
         v == Some(true)
     }
 
-    /// The attacker's hand of the disproof that answers for `node` in `known`: its own
+    /// The attacker's hand and bound of the disproof that answers for `node` in `known`:
+    /// its own
     /// where the search stored a disproof for its very hand, or else the hand of one that
     /// dominates (the search's disproof pieces, or another hand's search). Walking that
     /// hand's children follows the tree the disproof was built from, whose children the
@@ -172,13 +173,8 @@ impl Bounded<'_> {
     /// searched (Zuko 69's walks then hit a cap of half a million nodes in one run in
     /// ten, where the whole search took 60 000). `None` where no such entry is kept (a
     /// leaf, a disproof from the df-pn table, one lost to garbage collection, or one in
-    /// the base's tables).
-    #[cfg(test)]
-    fn disproof_hand(&self, node: &Node) -> Option<Hand> {
-        self.disproof_entry(node).map(|(hand, _)| hand)
-    }
-
-    /// [`Self::disproof_hand`], with the bound the entry is disproven at.
+    /// the base's tables). The bound is the one the entry was built for, at least the
+    /// node's: the walk goes on at it, once, whatever smaller bounds ask for the node.
     fn disproof_entry(&self, node: &Node) -> Option<(Hand, i32)> {
         let hand = node.pos.hand(self.attacker);
         let ks = self.known.get(node.pos.board_key())?.as_slice();
@@ -538,9 +534,9 @@ mod tests {
         at.hand = wider;
         b.store_at(&at, Val::disproven(5, wider), 1);
 
-        assert_eq!(b.disproof_hand(&node(3)), Some(wider));
-        assert_eq!(b.disproof_hand(&node(7)), None);
+        assert_eq!(b.disproof_entry(&node(3)), Some((wider, 5)));
+        assert_eq!(b.disproof_entry(&node(7)), None);
         b.store_at(&b.spot(&node(5)), Val::disproven(5, actual), 1);
-        assert_eq!(b.disproof_hand(&node(3)), Some(actual));
+        assert_eq!(b.disproof_entry(&node(3)), Some((actual, 5)));
     }
 }
