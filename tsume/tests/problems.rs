@@ -152,9 +152,10 @@ fn tsume_lengths_are_exact() {
 /// Shogi Zuko 4 (39 plies, confirmed by both anchors): the df-pn line is 33 plies with a
 /// defence that gives up early, and the bounded search alone cannot prove a bound wide
 /// enough in time; the walk over the df-pn proof measures 45 at once and the steps down
-/// reach 39. One thread keeps the df-pn proof, and so the walk, the same from run to run:
-/// with two, the proof differs with the scheduling, and on a loaded machine the steps
-/// down from a longer walk have run out of time.
+/// reach 39. One thread and a node limit keep the search the same from run to run and
+/// from machine to machine: with two threads the proof differs with the scheduling, and
+/// under a time limit a slow machine's steps down from a longer walk run out of time.
+/// The line reaches 39 plies by 4 M nodes; the exactness proof does not finish.
 #[test]
 fn zukou_4_main_line_has_its_published_length() {
     let problems = jsonl::read(&jsonl::problems_dir().join("tsume_edo_zukou_musou.jsonl"));
@@ -169,7 +170,12 @@ fn zukou_4_main_line_has_its_published_length() {
         generate_all_moves: true,
         ..Config::default()
     });
-    match solution(&mut s, p, &within_secs(60)).outcome {
+    let limits = Limits {
+        nodes: Some(10_000_000),
+        root: RootMode::DefenderIfInCheck,
+        ..Limits::default()
+    };
+    match solution(&mut s, p, &limits).outcome {
         Outcome::Mate(line) => assert_eq!(line.len(), 39, "{line:?}"),
         other => panic!("expected a mate, got {other:?}"),
     }
