@@ -64,6 +64,16 @@ pub(crate) struct Chooser<'s, 'a> {
     give_back_tests: HashMap<(u64, i32), Option<bool>>,
     /// How many futility tests searched rather than read their verdict off the memo.
     pub futility_searches: u32,
+    /// The root's bound is its exact length: no mate within two plies fewer is proven.
+    pub exact_bound: bool,
+    /// Drops whose count as a defence the limits left undecided (see
+    /// [`Self::counts_as_defence`]).
+    undecided_drops: u32,
+    /// Longest defences known without a test (see [`Self::defender_node`]).
+    pub longest_inferred: u32,
+    /// Tests each inference against the search it saved.
+    #[cfg(test)]
+    check_inferences: bool,
 }
 
 impl<'s, 'a> Chooser<'s, 'a> {
@@ -86,6 +96,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
             path: Vec::new(),
             give_back_tests: HashMap::new(),
             futility_searches: 0,
+            exact_bound: false,
+            undecided_drops: 0,
+            longest_inferred: 0,
+            #[cfg(test)]
+            check_inferences: false,
         }
     }
 
@@ -100,7 +115,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
     /// The main line from `pos`, known to be mated within `r`. `None` if the limits ran out.
     pub fn line(&mut self, pos: &Position, r: i32) -> Option<Vec<Move>> {
         self.path.clear();
-        self.spare_rule_used = self.walk(pos, r)?.shortened;
+        self.spare_rule_used = self.walk(pos, r, self.exact_bound)?.shortened;
         let mut line = Vec::new();
         let mut p = pos.clone();
         let mut r = r;
@@ -121,21 +136,23 @@ impl<'s, 'a> Chooser<'s, 'a> {
     }
 
     /// [`Self::walk`] of `child`, reached by `m`, with `m` on the path while it runs.
-    fn walk_move(&mut self, child: &Position, m: Move, r: i32) -> Option<Choice> {
+    fn walk_move(&mut self, child: &Position, m: Move, r: i32, sure: bool) -> Option<Choice> {
         self.path.push(m);
-        let c = self.walk(child, r)?;
+        let c = self.walk(child, r, sure)?;
         self.path.pop();
         Some(c)
     }
 
-    fn walk(&mut self, pos: &Position, r: i32) -> Option<Choice> {
+    /// The line below `pos`, mated within `r`. `sure`: mated in exactly `r`, as the
+    /// bounds above it prove (see [`Self::defender_node`]).
+    fn walk(&mut self, pos: &Position, r: i32, sure: bool) -> Option<Choice> {
         if let Some(c) = self.memo.get(&(pos.key(), r)) {
             return Some(*c);
         }
         let c = if pos.side_to_move() == self.b.attacker {
-            self.attacker_node(pos, r)?
+            self.attacker_node(pos, r, sure)?
         } else {
-            self.defender_node(pos, r)?
+            self.defender_node(pos, r, sure)?
         };
         self.memo.insert((pos.key(), r), c);
         Some(c)
@@ -197,7 +214,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         r
     }
 
-    fn attacker_node(&mut self, pos: &Position, r: i32) -> Option<Choice> {
+    fn attacker_node(&mut self, pos: &Position, r: i32, sure: bool) -> Option<Choice> {
         let r = self.b.proven_len(pos).map_or(r, |l| l.min(r));
         let mut list = MoveList::new();
         pos.checks(self.b.check_mode, &mut list);
@@ -258,7 +275,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
                         continue;
                     }
                 }
-                let sub = self.walk_move(&child, m, bound)?;
+                // Mated in exactly r here, the node is mated in no fewer than r - 1 after
+                // any check.
+                let sub = self.walk_move(&child, m, bound, sure && bound == r - 1)?;
                 let c = Choice {
                     mv: Some(m),
                     child_r: bound,
@@ -285,8 +304,14 @@ impl<'s, 'a> Chooser<'s, 'a> {
         first
     }
 
-    fn defender_node(&mut self, pos: &Position, r: i32) -> Option<Choice> {
+    /// A defender node mated within `r`. Which defences last longest takes a test each
+    /// that they are not mated within `r - 3`: a disproof, and the walk's dearest search
+    /// (Zuko 100's walk at its exact 611: 23 such tests, 9.6 M nodes, 23 s). Where the
+    /// node is mated in exactly `r` (`sure`), some defence that counts lasts `r - 1`, so
+    /// once every other is shown mated sooner the last one needs no test.
+    fn defender_node(&mut self, pos: &Position, r: i32, sure: bool) -> Option<Choice> {
         let r = self.b.proven_len(pos).map_or(r, |l| l.min(r));
+        let undecided_before = self.undecided_drops;
         let end = Choice {
             mv: None,
             child_r: 0,
@@ -341,58 +366,118 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 return Some(end);
             }
         }
-        // The longest defences: those not mated within r - 3.
-        let mut longest = Vec::new();
-        // The longest mate against the defences shown mated within r - 3, or None once
-        // one is not.
-        let mut sooner = Some(0);
-        for &m in &real {
-            let child = pos.play(m);
-            // With no room for a shorter mate, every defence lasts longest.
-            let test = if r - 3 < 1 {
-                Some(false)
-            } else {
-                self.mated_sooner(&child, r - 3)
-            };
-            match test {
-                Some(false) => {
-                    longest.push(m);
-                    sooner = None;
+        // Whether each defence is mated within r - 3 (`None` until asked; `Some(None)` when
+        // its test ran out): those the tables settle first, as they cost nothing. With
+        // no room for a shorter mate, every defence lasts longest.
+        let mut tests: Vec<Option<Option<bool>>> = real
+            .iter()
+            .map(|&m| {
+                if r - 3 < 1 {
+                    Some(Some(false))
+                } else {
+                    self.known_within(&pos.play(m), r - 3).map(Some)
                 }
-                Some(true) => {
-                    let l = self.b.proven_len(&child).unwrap_or(r - 3).min(r - 3);
-                    sooner = sooner.map(|s: i32| s.max(l + 1));
+            })
+            .collect();
+        // Every defence that counts is in `real` or mated sooner (`deferred`), unless a
+        // drop's count was left undecided here.
+        let sure = sure && self.undecided_drops == undecided_before;
+        let mut inferred = None;
+        // Until one longest defence is known, the others are tested in order: if none
+        // lasts, the bound was loose.
+        if !tests.contains(&Some(Some(false))) {
+            for i in 0..real.len() {
+                if tests[i].is_none() {
+                    let others_sooner = (0..real.len())
+                        .filter(|&j| j != i)
+                        .all(|j| tests[j] == Some(Some(true)));
+                    tests[i] = Some(if sure && others_sooner {
+                        self.longest_inferred += 1;
+                        inferred = Some(real[i]);
+                        #[cfg(test)]
+                        if self.check_inferences {
+                            let child = pos.play(real[i]);
+                            let t = self.mates_within_nodes(&child, r - 3, None);
+                            assert_eq!(t, Some(false), "{} {r}", pos.to_sfen());
+                        }
+                        Some(false)
+                    } else {
+                        self.longest_test(pos, real[i], r)?
+                    });
                 }
-                None if self.past_deadline() => return None,
-                None => sooner = None,
+                if tests[i] == Some(Some(false)) {
+                    break;
+                }
             }
         }
-        // A deferred drop may be effective: the bound stays one that holds if it is.
-        for &m in &deferred {
-            let l = self.b.proven_len(&pos.play(m)).unwrap_or(r - 3).min(r - 3);
-            sooner = sooner.map(|s| s.max(l + 1));
+        if !tests.contains(&Some(Some(false))) {
+            // Every defence was tested, and none is shown to last longest.
+            // The longest mate against the defences shown mated within r - 3, or None
+            // once one is not.
+            let mut sooner = Some(0);
+            for (&m, test) in real.iter().zip(&tests) {
+                if *test == Some(Some(true)) {
+                    let l = self.b.proven_len(&pos.play(m)).unwrap_or(r - 3).min(r - 3);
+                    sooner = sooner.map(|s: i32| s.max(l + 1));
+                } else {
+                    sooner = None;
+                }
+            }
+            // A deferred drop may be effective: the bound stays one that holds if it is.
+            for &m in &deferred {
+                let l = self.b.proven_len(&pos.play(m)).unwrap_or(r - 3).min(r - 3);
+                sooner = sooner.map(|s| s.max(l + 1));
+            }
+            if let Some(bound) = sooner {
+                // Every defence is mated sooner than the bound said: the bound was loose,
+                // and the node is walked at the one its defences prove. Walking each
+                // defence at the loose bound instead, to find the longest line, walked
+                // whole subtrees several times over and ran Zuko 99's walk (bound 123,
+                // length 117) out of time.
+                return self.walk(pos, bound, false);
+            }
         }
-        if let Some(bound) = sooner {
-            // Every defence is mated sooner than the bound said: the bound was loose, and
-            // the node is walked at the one its defences prove. Walking each defence at the
-            // loose bound instead, to find the longest line, walked whole subtrees several
-            // times over and ran Zuko 99's walk (bound 123, length 117) out of time.
-            return self.walk(pos, bound);
-        }
-        if longest.is_empty() {
+        // The longest defences: those not mated within r - 3, each mated in exactly r - 1.
+        // Those known first; the others' tests only matter to the 駒余り comparison, so
+        // each waits until the defences before it have all left spare pieces (Zuko 100,
+        // at ply 259: three of five defences last longest, and the tables knew one, whose
+        // line leaves none; the other two tests took 8 M nodes).
+        let mut order: Vec<usize> = (0..real.len())
+            .filter(|&i| tests[i] == Some(Some(false)))
+            .collect();
+        order.extend((0..real.len()).filter(|&i| tests[i].is_none()));
+        let mut longest = Vec::new();
+        // Where no defence is shown to last longest, the one whose walked line is.
+        let mut walked = None;
+        if order.is_empty() {
             // Only upper bounds here, and lines walked decide: an effective deferred drop's
             // may be the longest.
             self.exact = false;
             let drops = self.effective_drops(pos, &std::mem::take(&mut deferred), m_bound, r)?;
             real.extend(drops);
-            longest.push(self.longest_walked(pos, &real, r)?);
+            walked = Some(self.longest_walked(pos, &real, r)?);
         }
+        let sure_child = walked.is_none();
+        let mut order = order.into_iter();
         let mut first: Option<Choice> = None;
         // The longest line without spare pieces that the convention had to shorten: a
         // longest defence whose own line ends with none is better, whatever its order.
         let mut shortened: Option<Choice> = None;
-        for &m in &longest {
-            let sub = self.walk_move(&pos.play(m), m, r - 1)?;
+        loop {
+            let m = if let Some(m) = walked.take() {
+                m
+            } else {
+                let Some(i) = order.next() else { break };
+                if tests[i].is_none() {
+                    tests[i] = Some(self.longest_test(pos, real[i], r)?);
+                }
+                if tests[i] != Some(Some(false)) {
+                    continue;
+                }
+                real[i]
+            };
+            longest.push(m);
+            let sub = self.walk_move(&pos.play(m), m, r - 1, sure_child)?;
             let c = Choice {
                 mv: Some(m),
                 child_r: r - 1,
@@ -400,6 +485,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 shortened: sub.shortened,
                 len: sub.len + 1,
             };
+            // The inference rests on the bounds' verdicts on drops matching the walk's;
+            // a line that falls short of `r` shows they did not.
+            if inferred == Some(m) && !c.shortened && c.len != r {
+                self.exact = false;
+            }
             if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
                 self.unweighed(&c);
                 return Some(c);
@@ -441,6 +531,15 @@ impl<'s, 'a> Chooser<'s, 'a> {
         shortened.or(first)
     }
 
+    /// Whether the defence `m` at `pos`, mated within `r - 1`, is mated within `r - 3`:
+    /// `None` when the limits are past, `Some(None)` when its test ran out.
+    fn longest_test(&mut self, pos: &Position, m: Move, r: i32) -> Option<Option<bool>> {
+        match self.mated_sooner(&pos.play(m), r - 3) {
+            None if self.past_deadline() => None,
+            t => Some(t),
+        }
+    }
+
     /// A defence taken once the comparisons ran out of time, `c`, whose line the 駒余り
     /// convention shortened further down: the other defences here were not weighed
     /// against it, and one of them may lead to a longer line without spare pieces, which
@@ -473,6 +572,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             None if self.past_deadline() => None,
             None => {
                 self.exact = false;
+                self.undecided_drops += 1;
                 Some(false)
             }
             known => known,
@@ -533,7 +633,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     return None;
                 }
             }
-            let sub = self.walk_move(&child, m, r - 1)?;
+            let sub = self.walk_move(&child, m, r - 1, false)?;
             if best.is_none_or(|(_, len)| sub.len + 1 > len) {
                 best = Some((m, sub.len + 1));
             }
@@ -556,6 +656,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             let mut l = self.b.proven_len(&child).unwrap_or(r - 1).min(r - 1);
             // Step down to the exact length, so that the attacker's line below is its
             // shortest; a step the limits cut leaves an upper bound.
+            let mut exact = true;
             while l >= 2 {
                 match self.mated_sooner(&child, l - 2) {
                     Some(true) => l = self.b.proven_len(&child).unwrap_or(l - 2).min(l - 2),
@@ -563,22 +664,23 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     None if self.past_deadline() => return None,
                     None => {
                         self.exact = false;
+                        exact = false;
                         break;
                     }
                 }
             }
-            lengths.push((m, l));
+            lengths.push((m, l, exact));
         }
         // A defence's line without spare pieces may itself be one the convention shortened
         // below the defence's exact length, so the first defence found need not be the
         // best: keep the longest line, and stop once no exact length can beat it.
-        lengths.sort_by_key(|&(_, l)| -l);
+        lengths.sort_by_key(|&(_, l, _)| -l);
         let mut best: Option<Choice> = None;
-        for (m, l) in lengths.into_iter().filter(|&(_, l)| l >= floor) {
+        for (m, l, exact) in lengths.into_iter().filter(|&(_, l, _)| l >= floor) {
             if best.is_some_and(|b| b.len > l) {
                 break;
             }
-            let sub = self.walk_move(&pos.play(m), m, l)?;
+            let sub = self.walk_move(&pos.play(m), m, l, exact)?;
             if sub.spare.is_empty() && best.is_none_or(|b| sub.len + 1 > b.len) {
                 best = Some(Choice {
                     mv: Some(m),
@@ -706,6 +808,38 @@ mod tests {
         let line = ch.line(&root, 21).expect("within the limits");
         assert_eq!(line.len(), sol.len());
         assert!(ch.exact, "every choice rests on a proof and a disproof");
+    }
+
+    /// A walk at a bound proven exact knows the last of a node's defences to last
+    /// longest once every other is shown mated sooner, and so does a walk below a
+    /// defence shown to last longest. Each such inference is checked here against the
+    /// search it saves, and the line is the one the searches give: the published
+    /// length, shown exact. Muso 9 (29 plies), where an inference made without every
+    /// other defence shown mated sooner is wrong.
+    #[test]
+    fn at_an_exact_bound_the_last_longest_defence_needs_no_test() {
+        let (root, sol) = published("tsume_edo_zukou_musou.jsonl", "musou-009");
+        let n = sol.len() as i32;
+        let stop = AtomicBool::new(false);
+        let walk = |exact_bound: bool| {
+            let mut b = Bounded::new(Color::Black, GenMode::All, &stop, &no_hints, 64 << 20);
+            assert_eq!(b.within(&root, n), Some(true));
+            assert_eq!(b.within(&root, n - 2), Some(false));
+            let mut ch = Chooser::new(&mut b, None, None, None);
+            ch.exact_bound = exact_bound;
+            ch.check_inferences = true;
+            let line = ch.line(&root, n).expect("no limits");
+            assert!(ch.exact);
+            assert_eq!(line.len(), sol.len());
+            let end = line.iter().fold(root.clone(), |p, &m| {
+                assert!(p.is_legal(m), "{m:?}");
+                p.play(m)
+            });
+            assert!(end.in_check() && !end.has_legal_move());
+            ch.longest_inferred
+        };
+        assert!(walk(true) > 0, "no inference made");
+        walk(false);
     }
 
     /// The tables a proof leaves give a line on their own, down to its mate: the search

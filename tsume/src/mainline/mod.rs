@@ -174,11 +174,13 @@ pub(crate) fn refine(
 /// The debug log's line for a finished walk.
 fn log_walk(bound: i32, line: &[Move], chooser: &choose::Chooser, started: Instant) {
     dbg_line!(
-        "mainline: walk at {bound}: line {} exact {} ({:?}, {} futility tests searched)",
+        "mainline: walk at {bound}: line {} exact {} ({:?}, {} futility tests searched, {} \
+         longest defences known without a test)",
         line.len(),
         chooser.exact,
         started.elapsed(),
-        chooser.futility_searches
+        chooser.futility_searches,
+        chooser.longest_inferred
     );
 }
 
@@ -499,6 +501,7 @@ fn refine_here(
     let tie_break_until = share(deadline, 0.6);
     let mut chooser = choose::Chooser::new(&mut b, tie_break_until, line_deadline, Some(100_000));
     chooser.spare_gap = spare_gap;
+    chooser.exact_bound = exact;
     let (mut line, mut line_exact, mut spare_rule) = match chooser.line(root, best) {
         Some(l) => {
             log_walk(best, &l, &chooser, started);
@@ -581,6 +584,7 @@ fn refine_here(
         let mut chooser =
             choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), budget);
         chooser.spare_gap = spare_gap;
+        chooser.exact_bound = exact;
         if let Some(l) = chooser.line(root, best) {
             log_walk(best, &l, &chooser, started);
             line_exact = chooser.exact;
