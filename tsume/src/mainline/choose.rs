@@ -396,11 +396,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
         // Until one longest defence is known, the others are tested in order: if none
         // lasts, the bound was loose.
         if !tests.contains(&Some(Some(false))) {
+            let mut mated_sooner = tests.iter().filter(|&&t| t == Some(Some(true))).count();
             for i in 0..real.len() {
                 if tests[i].is_none() {
-                    let others_sooner = (0..real.len())
-                        .filter(|&j| j != i)
-                        .all(|j| tests[j] == Some(Some(true)));
+                    // Every other defence is shown mated within r - 3.
+                    let others_sooner = mated_sooner + 1 == real.len();
                     tests[i] = Some(if sure && others_sooner {
                         self.longest_inferred += 1;
                         inferred = Some(real[i]);
@@ -414,6 +414,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     } else {
                         self.longest_test(pos, real[i], r)?
                     });
+                    if tests[i] == Some(Some(true)) {
+                        mated_sooner += 1;
+                    }
                 }
                 if tests[i] == Some(Some(false)) {
                     break;
