@@ -235,6 +235,10 @@ pub(crate) struct Bounded<'a> {
     /// the disproof pieces: the tests check each one without the cut.
     #[cfg(test)]
     disproofs_over_returns: Vec<(Node, Hand)>,
+    /// A deliberate fault for the tests: disproofs that rest on a return to an ancestor
+    /// are stored as if they held on every path, so a test can show it would catch that.
+    #[cfg(test)]
+    stores_path_disproofs: bool,
 }
 
 impl Drop for Bounded<'_> {
@@ -307,6 +311,8 @@ impl<'a> Bounded<'a> {
             returns_cut: 0,
             #[cfg(test)]
             disproofs_over_returns: Vec::new(),
+            #[cfg(test)]
+            stores_path_disproofs: false,
         }
     }
 
@@ -583,12 +589,19 @@ impl<'a> Bounded<'a> {
                 // Resting on this node itself, the value is the node's own (see
                 // `repetition`); on an ancestor, it holds on this path alone, and the
                 // tables keep the last estimate instead.
-                if dep as usize >= depth {
+                let holds_anywhere = dep as usize >= depth;
+                #[cfg(test)]
+                let holds_anywhere = holds_anywhere || self.stores_path_disproofs;
+                if holds_anywhere {
                     #[cfg(test)]
                     if v.dn == 0 && deps.iter().any(|&d| d != FREE) {
                         self.disproofs_over_returns.push((node.clone(), v.hand));
                     }
                     self.store(node, v, self.nodes - start + 1);
+                    #[cfg(test)]
+                    if (dep as usize) < depth {
+                        self.dep = dep;
+                    }
                 } else {
                     let refuter = (!or_like).then(|| kids[best].mv);
                     let kept = Val::open_refuted_on_path(last.0, last.1, refuter);

@@ -197,6 +197,44 @@ mod tests {
         );
     }
 
+    /// A disproof that rests on a return to the line holds on that line alone, and the
+    /// tables do not keep it for other paths. Two dragons and a gold chase the king round
+    /// a cycle: searching "mate within 11" from the root meets the position below (the
+    /// king on 3a, dragons on 4c and 3d) below the line it came by, and every mate it has
+    /// within 6 goes back to a position on that line, so on that path it is no mate. Asked next, with the
+    /// same tables, from the position itself (as the walk asks its next question), it is
+    /// mated within 6, as a search with nothing before it finds. Storing that path's
+    /// verdict as the position's own answers no mate there, and the last assertion shows
+    /// this test would see it.
+    #[test]
+    fn a_disproof_over_a_return_is_kept_for_its_path_alone() {
+        let stop = AtomicBool::new(false);
+        let never_futile = |_: &Position, _: Option<Instant>, _: u64| Mated::Open;
+        let root = Position::from_sfen("5g3/9/8k/6+R2/5+RG2/9/9/9/9 b - 1").unwrap();
+        let below = Position::from_sfen("5gk2/9/5+R3/6+R2/6G2/9/9/9/9 w - 1").unwrap();
+        let attacker = root.side_to_move();
+        let searcher = |fault: bool| {
+            let mut b = Bounded::new(attacker, GenMode::All, &stop, &no_hints, 8 << 20);
+            // Returns are cut only where a futility search is set (see `cuts_returns`);
+            // neither position leaves the defender a piece to drop.
+            b.set_mate_search(&never_futile as MateSearch);
+            b.stores_path_disproofs = fault;
+            b
+        };
+        assert_eq!(searcher(false).within(&below, 6), Some(true));
+        let mut b = searcher(false);
+        assert_eq!(b.within(&root, 11), Some(true));
+        assert!(b.returns_cut > 0, "the root's search met no return");
+        assert_eq!(b.within(&below, 6), Some(true));
+        let mut faulty = searcher(true);
+        assert_eq!(faulty.within(&root, 11), Some(true));
+        assert_eq!(
+            faulty.within(&below, 6),
+            Some(false),
+            "the fault went unseen"
+        );
+    }
+
     #[test]
     fn a_return_is_found_on_its_own_line_only() {
         let h = Hand::EMPTY;
