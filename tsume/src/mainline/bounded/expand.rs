@@ -276,7 +276,11 @@ impl Bounded<'_> {
                     or_disproof(hand, v.hand, m, captured_kind(pos, m))
                 };
             }
-            let len = if node.kind == Kind::Or {
+            // The children's bounds carry over to the parent only when they are all its
+            // checks. One ply from its bound an attacker node keeps just the checks that
+            // could mate at once (`expand_last_check`): a deeper disproof of those says
+            // nothing of the others, which may mate in three.
+            let len = if node.kind == Kind::Or && node.n > 1 {
                 let d = vals.iter().map(|v| v.len).min().unwrap_or(NEVER);
                 if d >= NEVER {
                     NEVER
@@ -290,5 +294,43 @@ impl Bounded<'_> {
         }
         let m = kids[best].mv;
         Val::disproven(node.n, and_disproof(vals[best].hand, m, actual))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Bounded;
+    use crate::mainline::futile::interposition_line;
+    use crate::mainline::test_data::no_hints;
+    use kanju_engine::{GenMode, MoveList, Position};
+    use std::sync::atomic::AtomicBool;
+
+    /// One ply from its bound an attacker node keeps only the checks that could mate at
+    /// once, so its disproof there holds for that bound alone, however far its children
+    /// are known not to be mated. Here the king on 3b is mated in three (2d2c 3b4a N*3c),
+    /// and no check mates at once. The checks that leave the king no flight and could be
+    /// met by a drop are first shown not mated within 4; the node's disproof at one ply
+    /// must not then read as "no mate within 5". A sparse chase found this: taken so, it
+    /// disproved a mate within 9 of the position 4 plies above, and the walk printed 15
+    /// plies where that part of the line needed 2 fewer.
+    #[test]
+    fn a_disproof_one_ply_from_the_bound_holds_for_that_bound() {
+        let stop = AtomicBool::new(false);
+        let pos = Position::from_sfen("6g1g/6k2/4+R4/7+R1/9/9/9/9/9 b N 1").unwrap();
+        let mut b = Bounded::new(pos.side_to_move(), GenMode::All, &stop, &no_hints, 8 << 20);
+        let mut list = MoveList::new();
+        pos.checks_leaving_no_flight(GenMode::All, &mut list);
+        let mut shown = 0;
+        for &m in list.as_slice() {
+            let after = pos.play(m);
+            if interposition_line(&after).is_some() {
+                assert_eq!(b.within(&after, 4), Some(false), "{}", m.to_usi());
+                shown += 1;
+            }
+        }
+        assert!(shown > 0, "no check of the kind the last ply keeps");
+        assert_eq!(b.within(&pos, 1), Some(false));
+        assert_eq!(b.within(&pos, 3), Some(true));
+        assert_eq!(b.proven_len(&pos), Some(3));
     }
 }
