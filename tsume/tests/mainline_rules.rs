@@ -118,6 +118,34 @@ fn effective_interposition_is_played_and_counted() {
     assert_eq!(s.spare_pieces.total(), 1);
 }
 
+/// Under the same-length rule a drop is futile against the true length of the mate
+/// against the other replies, not against a proof of it that is longer. The bishop takes
+/// the dragon on 5e and checks the king on 1a across 4d, 3c and 2b. The king's move 1a1b
+/// is mated in 5 more (R*1a 1b2c L*2e 2c3b B*1d), so the futility bound is 6. A knight
+/// dropped on 4d, taken by the bishop and given back, is mated only in 8: effective, and
+/// the longest defence (R*1c 1a2a 1c2c+ 3a2b B*4c 2a1a L*1b), 9 plies in all. Against a
+/// 7-ply proof of 1a1b the knight looks futile, and the walk once printed 1a1b followed
+/// by a 7-ply detour. Found by random sparse positions against brute force
+/// (`tests/differential.rs`). Under the classical rule the knight is futile at any
+/// length, and the line is 1a1b's, 7 plies.
+#[test]
+fn a_drop_is_futile_only_against_the_true_length_of_the_other_replies() {
+    let sfen = "6s1k/9/9/3N5/4+r4/3B1+R3/9/9/9 b BLn 1";
+    let (line, s) = solve(sfen);
+    assert_eq!(
+        usi(&line)[..2],
+        ["6f5e", "N*4d"],
+        "{}",
+        usi(&line).join(" ")
+    );
+    assert_eq!(line.len(), 9);
+    assert!(s.length_exact);
+    let (line, s) = solve_with(sfen, SpareRule::Classical, 16);
+    assert_eq!(usi(&line)[..2], ["6f5e", "1a1b"]);
+    assert_eq!(line.len(), 7);
+    assert!(s.length_exact);
+}
+
 /// Under the classical rule ([`FutileRule::AnyLength`]) a drop is futile when the
 /// give-back position is mated at all, however long the mate then takes. Shogi Zuko 69 (published 13
 /// plies), in the variation G*7h 8i7h 7g7h 5f7h+ … S*3i B*2g: the bishop on 2g checks the

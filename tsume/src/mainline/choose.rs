@@ -25,6 +25,23 @@ struct Choice {
     len: i32,
 }
 
+/// The futility bound at a defender node (see `docs/rules.md`): the length of the mate
+/// against its real defences, those that are not interposing drops. Under `SameLength` a
+/// drop is futile when its give-back position is mated within it, so the bound must be
+/// the true length, not just a proven one: the tables' proofs are upper bounds, and a
+/// drop futile against a bound too high may be the longest defence. On a sparse chase
+/// (6s1k/9/9/3N5/4+r4/3B1+R3/9/9/9 b BLn) the walk took 1a1b's proof of 7 for its length,
+/// called the knight dropped on 4d futile against 8, and printed 1a1b with a detour;
+/// 1a1b is mated in 5, and against 6 the knight is effective and the main line.
+struct FutilityBound {
+    /// The bound is at most this: the longest proof of a real defence, plus one.
+    upper: i32,
+    /// And at least this: `upper`, once a real defence is shown to last that long.
+    lower: i32,
+    /// The real defences.
+    real: Vec<Move>,
+}
+
 /// A test that a defence does not last longest ([`Chooser::mated_sooner`]) starts at a
 /// quarter of the walk's node budget per test. Most such tests that settle settle early,
 /// and those that do not spent the full budget: on Zuko 99's walk from a loose bound (121
@@ -353,6 +370,11 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 real.push(m);
             }
         }
+        let mut m_bound = FutilityBound {
+            upper: m_bound,
+            lower: 0,
+            real: real.clone(),
+        };
         // A drop the tables already mate sooner than the longest defence can last cannot be
         // one, so whether it is futile matters only to the 駒余り comparison, and its test
         // waits until then: futility tests are among the walk's dearest (Muso 6 with two
@@ -365,13 +387,13 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
             if r - 3 >= 1 && self.known_within(&pos.play(m), r - 3) == Some(true) {
                 deferred.push(m);
-            } else if self.counts_as_defence(pos, m, m_bound, r)? {
+            } else if self.counts_as_defence(pos, m, &mut m_bound, r)? {
                 real.push(m);
             }
         }
         if real.is_empty() {
             // Whether this is the end turns on the drops alone.
-            real = self.effective_drops(pos, &std::mem::take(&mut deferred), m_bound, r)?;
+            real = self.effective_drops(pos, &std::mem::take(&mut deferred), &mut m_bound, r)?;
             if real.is_empty() {
                 return Some(end);
             }
@@ -466,7 +488,8 @@ impl<'s, 'a> Chooser<'s, 'a> {
             // Only upper bounds here, and lines walked decide: an effective deferred drop's
             // may be the longest.
             self.exact = false;
-            let drops = self.effective_drops(pos, &std::mem::take(&mut deferred), m_bound, r)?;
+            let drops =
+                self.effective_drops(pos, &std::mem::take(&mut deferred), &mut m_bound, r)?;
             real.extend(drops);
             walked = Some(self.longest_walked(pos, &real, r)?);
         }
@@ -535,7 +558,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             .filter(|&m| within_gap(self.b, m))
             .collect();
         deferred.retain(|&m| within_gap(self.b, m));
-        shorter.extend(self.effective_drops(pos, &deferred, m_bound, r)?);
+        shorter.extend(self.effective_drops(pos, &deferred, &mut m_bound, r)?);
         if let Some(c) = self.longest_without_spare(pos, &shorter, r, floor)? {
             if shortened.is_none_or(|s| c.len > s.len) {
                 return Some(c);
@@ -569,23 +592,41 @@ impl<'s, 'a> Chooser<'s, 'a> {
     }
 
     /// Whether the interposing drop `m` at `pos` is a defence the walk counts: not futile
-    /// against `m_bound`, and mated within `r - 1`. The node's bound is proven, and its
-    /// proof took every effective drop into account, so a drop not shown mated within
-    /// `r - 1` was futile to that proof, whatever a test cut short by its budget says
-    /// here. That goes for a drop whose search runs out of nodes too, though the line
+    /// against the node's futility bound `fb`, and mated within `r - 1`. The node's bound
+    /// is proven, and its proof took every effective drop into account, so a drop not
+    /// shown mated within `r - 1` was futile to that proof, whatever a test cut short by
+    /// its budget says here. That goes for a drop whose search runs out of nodes too, though the line
     /// then rests on it and is not shown exact: Muso 89 (69 plies) has a pawn dropped on
     /// 7c at ply 34 that neither test settles in 100 k nodes, and giving up the whole
     /// walk there printed a 19-ply line read off the tables.
-    fn counts_as_defence(&mut self, pos: &Position, m: Move, m_bound: i32, r: i32) -> Option<bool> {
+    fn counts_as_defence(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        fb: &mut FutilityBound,
+        r: i32,
+    ) -> Option<bool> {
         self.b.set_limits(self.deadline, self.test_nodes);
-        if self.is_futile(pos, m, m_bound).unwrap_or(false) {
-            return Some(false);
-        }
+        let shown_effective = match self.futile_here(pos, m, fb) {
+            Some(true) => return Some(false),
+            Some(false) => true,
+            None if self.past_deadline() => return None,
+            None => false,
+        };
         match self.mates_within(&pos.play(m), r - 1) {
             None if self.past_deadline() => None,
             None => {
                 self.exact = false;
                 self.undecided_drops += 1;
+                Some(false)
+            }
+            // Under `SameLength` a drop shown effective against the true futility bound,
+            // and not mated within `r - 1`, shows the bound's proof took it for futile
+            // against a bound too high (see `FutilityBound`): the node is not mated
+            // within `r` after all. Under `AnyLength` "effective" only says no mate was
+            // found, and the proof's verdict stands.
+            Some(false) if shown_effective && !self.b.any_length(fb.upper) => {
+                self.exact = false;
                 Some(false)
             }
             known => known,
@@ -597,7 +638,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         &mut self,
         pos: &Position,
         drops: &[Move],
-        m_bound: i32,
+        fb: &mut FutilityBound,
         r: i32,
     ) -> Option<Vec<Move>> {
         let mut kept = Vec::new();
@@ -605,7 +646,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             if self.past_deadline() {
                 return None;
             }
-            if self.counts_as_defence(pos, m, m_bound, r)? {
+            if self.counts_as_defence(pos, m, fb, r)? {
                 kept.push(m);
             }
         }
@@ -705,6 +746,51 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
         }
         Some(best)
+    }
+
+    /// Whether the drop `m` at `pos` is futile against the node's futility bound `fb`;
+    /// `None` where a test is undecided: the futility test itself, or whether the bound
+    /// it is futile against is the true one (the line is then not shown exact).
+    fn futile_here(&mut self, pos: &Position, m: Move, fb: &mut FutilityBound) -> Option<bool> {
+        loop {
+            match self.is_futile(pos, m, fb.upper) {
+                Some(true) => {}
+                verdict => return verdict,
+            }
+            if fb.lower >= fb.upper || self.b.any_length(fb.upper) {
+                return Some(true);
+            }
+            // Futile against the upper bound: that holds if a real defence lasts so long,
+            // that is, is not mated within `upper - 3`. A real defence lasts a ply at least.
+            let n = fb.upper - 3;
+            if n < 1 {
+                fb.lower = fb.upper;
+                return Some(true);
+            }
+            let mut all_sooner = true;
+            for d in fb.real.clone() {
+                match self.mated_sooner(&pos.play(d), n) {
+                    Some(false) => {
+                        fb.lower = fb.upper;
+                        return Some(true);
+                    }
+                    Some(true) => {}
+                    None => all_sooner = false,
+                }
+            }
+            if !all_sooner {
+                self.exact = false;
+                self.undecided_drops += 1;
+                return None;
+            }
+            // Every real defence is mated sooner: their proofs now bound it lower.
+            fb.upper = fb
+                .real
+                .iter()
+                .map(|&d| self.b.proven_len(&pos.play(d)).unwrap_or(n).min(n) + 1)
+                .max()
+                .unwrap_or(0);
+        }
     }
 
     /// The futility test of [`super::futile`] for the drop `m` at `pos`, against the

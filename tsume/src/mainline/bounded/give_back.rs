@@ -106,7 +106,7 @@ impl Bounded<'_> {
     /// accepts a mate at any length. Not where every reply is a drop (`m` = 0): the check
     /// would be mate but for them, so a mate that goes on after the capture is no mate
     /// here, and the capture must mate again at once.
-    pub(super) fn any_length(&self, m: i32) -> bool {
+    pub(crate) fn any_length(&self, m: i32) -> bool {
         self.mate_search.is_some() && m > 0
     }
 
