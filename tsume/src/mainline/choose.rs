@@ -36,8 +36,8 @@ struct Choice {
 struct FutilityBound {
     /// The bound is at most this: the longest proof of a real defence, plus one.
     upper: i32,
-    /// And at least this: `upper`, once a real defence is shown to last that long.
-    lower: i32,
+    /// A real defence is shown to last `upper - 1`, so `upper` is the bound itself.
+    shown: bool,
     /// The real defences.
     real: Vec<Move>,
 }
@@ -372,7 +372,8 @@ impl<'s, 'a> Chooser<'s, 'a> {
         }
         let mut m_bound = FutilityBound {
             upper: m_bound,
-            lower: 0,
+            // With no real defence the bound is 0, and nothing needs showing.
+            shown: real.is_empty(),
             real: real.clone(),
         };
         // A drop the tables already mate sooner than the longest defence can last cannot be
@@ -595,10 +596,10 @@ impl<'s, 'a> Chooser<'s, 'a> {
     /// against the node's futility bound `fb`, and mated within `r - 1`. The node's bound
     /// is proven, and its proof took every effective drop into account, so a drop not
     /// shown mated within `r - 1` was futile to that proof, whatever a test cut short by
-    /// its budget says here. That goes for a drop whose search runs out of nodes too, though the line
-    /// then rests on it and is not shown exact: Muso 89 (69 plies) has a pawn dropped on
-    /// 7c at ply 34 that neither test settles in 100 k nodes, and giving up the whole
-    /// walk there printed a 19-ply line read off the tables.
+    /// its budget says here. That goes for a drop whose search runs out of nodes too,
+    /// though the line then rests on it and is not shown exact: Muso 89 (69 plies) has a
+    /// pawn dropped on 7c at ply 34 that neither test settles in 100 k nodes, and giving
+    /// up the whole walk there printed a 19-ply line read off the tables.
     fn counts_as_defence(
         &mut self,
         pos: &Position,
@@ -757,21 +758,21 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 Some(true) => {}
                 verdict => return verdict,
             }
-            if fb.lower >= fb.upper || self.b.any_length(fb.upper) {
+            if fb.shown || self.b.any_length(fb.upper) {
                 return Some(true);
             }
             // Futile against the upper bound: that holds if a real defence lasts so long,
             // that is, is not mated within `upper - 3`. A real defence lasts a ply at least.
             let n = fb.upper - 3;
             if n < 1 {
-                fb.lower = fb.upper;
+                fb.shown = true;
                 return Some(true);
             }
             let mut all_sooner = true;
-            for d in fb.real.clone() {
-                match self.mated_sooner(&pos.play(d), n) {
+            for i in 0..fb.real.len() {
+                match self.mated_sooner(&pos.play(fb.real[i]), n) {
                     Some(false) => {
-                        fb.lower = fb.upper;
+                        fb.shown = true;
                         return Some(true);
                     }
                     Some(true) => {}

@@ -201,9 +201,9 @@ mod tests {
     /// tables do not keep it for other paths. Two dragons and a gold chase the king round
     /// a cycle: searching "mate within 11" from the root meets the position below (the
     /// king on 3a, dragons on 4c and 3d) below the line it came by, and every mate it has
-    /// within 6 goes back to a position on that line, so on that path it is no mate. Asked next, with the
-    /// same tables, from the position itself (as the walk asks its next question), it is
-    /// mated within 6, as a search with nothing before it finds. Storing that path's
+    /// within 6 goes back to a position on that line, so on that path it is no mate.
+    /// Asked next, with the same tables, from the position itself (as the walk asks its
+    /// next question), it is mated within 6, as a search with nothing before it finds. Storing that path's
     /// verdict as the position's own answers no mate there, and the last assertion shows
     /// this test would see it.
     #[test]
