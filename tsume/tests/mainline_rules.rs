@@ -335,6 +335,27 @@ fn classical_convention_compares_the_lines_it_shortened() {
     assert!(s.spare_pieces.is_empty());
 }
 
+/// Under the classical rule a drop is futile if its give-back position is mated at any
+/// length, however the futility test's small search went. After L*3h, the gold dropped
+/// on 3b is taken by 3h3b+, and with the gold given back the king is mated in 32 plies,
+/// which an empty table proves in about 24 000 nodes. The search of that position ended
+/// near a mate, was searched again with as many nodes as that, and stayed undecided: the
+/// gold counted as effective and the line was 6 plies (G*3b 3h3b+ 3a3b G*2b 3b3c 2b2c),
+/// marked exact. The gold is futile, and the king's escape 3a2a is mated at once.
+#[test]
+fn a_give_back_search_that_ends_near_a_mate_is_searched_further() {
+    let sfen = "6k1B/9/9/9/9/4+B+R3/9/6L2/9 w g 2";
+    let (line, s) = solve_at(
+        sfen,
+        SpareRule::Classical,
+        FutileRule::AnyLength,
+        16,
+        RootMode::Defender,
+    );
+    assert_eq!(usi(&line), ["3a2a", "4f4a"]);
+    assert!(s.length_exact);
+}
+
 /// Where a published solution is not the attacker's shortest mate, Kanju prints the
 /// shorter one: the rule is "the attacker mates shortest", whoever composed the line. Both
 /// positions below were checked with an independent solver (cshogi's `mate_move`, which
