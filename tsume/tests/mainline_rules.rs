@@ -356,6 +356,46 @@ fn a_give_back_search_that_ends_near_a_mate_is_searched_further() {
     assert!(s.length_exact);
 }
 
+/// Under the classical convention a defence ranks by whether its line ends with spare
+/// pieces, so every check as short as the attacker's first mate must be weighed for them,
+/// or the defence is misranked and the length is wrong. A sparse chase, after 6b6c: 2c3d
+/// is mated in 11 more, by R*5d with a pawn to spare or by 6c6d+ with nothing; 2c2b is
+/// mated in 5 (R*2c 2b1b P*1c 1b1a 6c6a). With 6c6d+ left unweighed, its small test out
+/// of nodes, 2c3d ranked below 2c2b and the walk printed 6 plies, marked exact. Found by
+/// solving each position of the sparse chase's own 13-ply main line again.
+#[test]
+fn classical_convention_weighs_every_check_as_short_for_spare_pieces() {
+    let sfen = "9/5L2L/3R3k1/9/9/9/9/9/9 w RP 2";
+    let (line, s) = solve_at(
+        sfen,
+        SpareRule::Classical,
+        FutileRule::AnyLength,
+        16,
+        RootMode::Defender,
+    );
+    assert_eq!(line.len(), 12, "{:?}", usi(&line));
+    assert!(s.length_exact);
+    assert!(s.spare_pieces.is_empty());
+}
+
+/// The attacker may not exploit the classical convention: a check counts as long as its
+/// longest defence, not as the shorter line the convention leaves the defender. Here
+/// (a sparse chase after 4a4d+ 2d2c) 4e2e and 4e3d both mate in 10 more. After 4e2e the
+/// longest defence ends with a piece to spare and the convention leaves the defender an
+/// 8-ply line; after 4e3d the longest ends with nothing. So 4e3d is the mate, 11 plies;
+/// taking 4e2e for the shorter gave 9, which a solve from two plies earlier, walking
+/// 4e3d first, contradicted.
+#[test]
+fn classical_convention_does_not_shorten_the_attackers_mate() {
+    let (line, s) = solve_with(
+        "4s3s/9/7k1/5+R3/5+R3/9/9/9/9 b s 3",
+        SpareRule::Classical,
+        16,
+    );
+    assert_eq!(line.len(), 11, "{:?}", usi(&line));
+    assert!(s.length_exact);
+}
+
 /// Where a published solution is not the attacker's shortest mate, Kanju prints the
 /// shorter one: the rule is "the attacker mates shortest", whoever composed the line. Both
 /// positions below were checked with an independent solver (cshogi's `mate_move`, which

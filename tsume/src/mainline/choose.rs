@@ -23,6 +23,10 @@ struct Choice {
     shortened: bool,
     /// Plies from here to the end of the line below.
     len: i32,
+    /// The line ends with spare pieces, or was shortened, and an attacker node on it left
+    /// a comparison undecided: a check as short whose line ends with nothing spare may
+    /// exist. A defence ranked below a shorter one on that ground is not shown to be.
+    open: bool,
 }
 
 /// The futility bound at a defender node (see `docs/rules.md`): the length of the mate
@@ -250,6 +254,8 @@ impl<'s, 'a> Chooser<'s, 'a> {
         moves.sort_by_key(|&(_, proven)| proven);
         let mut checks: Vec<Move> = moves.into_iter().map(|(m, _)| m).collect();
         let mut first: Option<Choice> = None;
+        // Checks whose comparison with the first mate in hand a reduced test left open.
+        let mut unsure = Vec::new();
         // The node is proven within r, so some check mates within r - 1. Where every test
         // that could show one ran out of nodes, the tables lost the proof (a small
         // USI_Hash), and the walk cannot go on without a mate: a second pass searches
@@ -271,7 +277,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 // detour, and walking it for its spare pieces walked the whole of each
                 // detour's subtree (Zuko 99 from 121, whose mate is 117: its endings
                 // hundreds of times).
-                let bound = first.map_or(r - 1, |f| (f.len - 1).min(r - 1));
+                let bound = first.map_or(r - 1, |f| (Self::length(&f) - 1).min(r - 1));
                 let known = self.b.proven_len(&child).is_some_and(|l| l <= bound);
                 let found = if first.is_some() && !known {
                     self.mates_within_reduced(&child, bound, 6)
@@ -285,32 +291,17 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     Some(false) => continue,
                     None if self.past_deadline() => return None,
                     None => {
-                        // Only the first pass's are searched again.
-                        if first.is_none() && !unlimited {
+                        if first.is_some() {
+                            unsure.push(m);
+                        } else if !unlimited {
+                            // Only the first pass's are searched again.
                             ran_out.push(m);
                         }
                         continue;
                     }
                 }
-                // Mated in exactly r here, the node is mated in no fewer than r - 1 after
-                // any check.
-                let sub = self.walk_move(&child, m, bound, sure && bound == r - 1)?;
-                let c = Choice {
-                    mv: Some(m),
-                    child_r: bound,
-                    spare: sub.spare,
-                    shortened: sub.shortened,
-                    len: sub.len + 1,
-                };
-                // A check whose longest defence ends with no spare piece comes first; one
-                // whose line the convention shortened only makes the problem shorter than
-                // the composer's, so it ranks next.
-                if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
+                if let Some(c) = self.weigh_check(pos, m, r, bound, sure, &mut first)? {
                     return Some(c);
-                }
-                let rank = |c: &Choice| (!c.spare.is_empty()) as u8 * 2 + c.shortened as u8;
-                if first.is_none_or(|f| (c.len, rank(&c)) < (f.len, rank(&f))) {
-                    first = Some(c);
                 }
             }
             if first.is_some() || unlimited {
@@ -318,7 +309,107 @@ impl<'s, 'a> Chooser<'s, 'a> {
             }
             checks = ran_out;
         }
+        // A mate in hand that ends with spare pieces, or that the convention shortened, may
+        // have an equal whose line ends with nothing, among the checks a reduced test left
+        // open: between them, one full test's nodes. Under the classical convention the spare pieces
+        // decide the defence above, and so the length: on a sparse chase
+        // (9/3R1L2L/7k1/9/9/9/9/9/9 b RP, after 6b6c 2c3d) R*5d mates in 11 with a pawn to
+        // spare, 6c6d+ in 11 with nothing, and its 1 500-node test ran out; 2c3d then
+        // ranked below 2c2b, mated in 5, and the walk printed 6 plies, exact, for 12.
+        // Under the strict rule they choose only among equally long defences, and the
+        // length stands whichever is taken.
+        if self.spare_gap > 0
+            && first.is_some_and(|f| Self::rank(&f) > 0)
+            && !unsure.is_empty()
+            && self.may_compare()
+        {
+            let mut open = false;
+            let each = self.test_nodes.map(|t| t / unsure.len() as u64);
+            for m in unsure {
+                let Some(f) = first else { break };
+                if Self::rank(&f) == 0 {
+                    break;
+                }
+                let bound = (Self::length(&f) - 1).min(r - 1);
+                match self.mates_within_nodes(&pos.play(m), bound, each) {
+                    Some(true) => {}
+                    Some(false) => continue,
+                    None if self.past_deadline() => return None,
+                    None => {
+                        open = true;
+                        continue;
+                    }
+                }
+                if let Some(c) = self.weigh_check(pos, m, r, bound, sure, &mut first)? {
+                    return Some(c);
+                }
+            }
+            if let Some(f) = &mut first {
+                f.open |= open && Self::rank(f) > 0;
+            }
+        }
         first
+    }
+
+    /// How long a check's mate is for the attacker's choice: the line's length, but for a
+    /// line the convention shortened, the bound it was walked at. The attacker may not
+    /// exploit the convention, so such a check is as long as its longest defence, which
+    /// the bound covers. Compared by the shortened length, the attacker took a check
+    /// whose defender had to settle for a short line over one as long without spare
+    /// pieces: on a sparse chase (4sR2s/9/9/7k1/5+R3/9/9/9/9 b s, after 4a4d+ 2d2c), 4e2e
+    /// and 4e3d both mate in 10, but after 4e2e the longest defence ends with a piece to
+    /// spare and the convention leaves 8; a walk meeting 4e2e first printed 9 plies,
+    /// exact, and one meeting 4e3d first 11.
+    fn length(c: &Choice) -> i32 {
+        if c.shortened {
+            c.child_r + 1
+        } else {
+            c.len
+        }
+    }
+
+    /// How a check's line ranks among equally long ones: best with nothing spare, then
+    /// one the convention shortened (see [`Self::weigh_check`]), then one with spare pieces.
+    fn rank(c: &Choice) -> u8 {
+        (!c.spare.is_empty()) as u8 * 2 + c.shortened as u8
+    }
+
+    /// Walks the check `m` at `pos`, shown to mate within `bound`, and weighs it against
+    /// the first mate in hand, `first`, which it replaces if shorter or, as long, better
+    /// ranked. `Some(Some(c))`: `c` is the node's choice and nothing can beat it (a line
+    /// with nothing spare that the convention left whole, or one taken with the
+    /// comparisons out of time).
+    fn weigh_check(
+        &mut self,
+        pos: &Position,
+        m: Move,
+        r: i32,
+        bound: i32,
+        sure: bool,
+        first: &mut Option<Choice>,
+    ) -> Option<Option<Choice>> {
+        // Mated in exactly r here, the node is mated in no fewer than r - 1 after any
+        // check.
+        let sub = self.walk_move(&pos.play(m), m, bound, sure && bound == r - 1)?;
+        let c = Choice {
+            mv: Some(m),
+            child_r: bound,
+            spare: sub.spare,
+            shortened: sub.shortened,
+            len: sub.len + 1,
+            open: sub.open,
+        };
+        // A check whose longest defence ends with no spare piece comes first; one whose
+        // line the convention shortened only makes the problem shorter than the
+        // composer's, so it ranks next.
+        if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
+            return Some(Some(c));
+        }
+        let key = |c: &Choice| (Self::length(c), Self::rank(c), c.len);
+        if first.is_none_or(|f| key(&c) < key(&f)) {
+            *first = Some(c);
+        }
+        Some(None)
     }
 
     /// The bound `r` at `pos` lowered to the length the tables prove, if shorter. A node
@@ -345,6 +436,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             spare: pos.hand(self.b.attacker),
             shortened: false,
             len: 0,
+            open: false,
         };
         if r <= 0 {
             return Some(end);
@@ -500,6 +592,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
         // The longest line without spare pieces that the convention had to shorten: a
         // longest defence whose own line ends with none is better, whatever its order.
         let mut shortened: Option<Choice> = None;
+        // The longest line walked that ends with spare pieces only for want of a decided
+        // comparison below (see `Choice::open`).
+        let mut open_len = i32::MIN;
         loop {
             let m = if let Some(m) = walked.take() {
                 m
@@ -521,6 +616,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 spare: sub.spare,
                 shortened: sub.shortened,
                 len: sub.len + 1,
+                open: sub.open,
             };
             // The inference rests on the bounds' verdicts on drops matching the walk's;
             // a line that falls short of `r` shows they did not.
@@ -530,6 +626,9 @@ impl<'s, 'a> Chooser<'s, 'a> {
             if (c.spare.is_empty() && !c.shortened) || !self.may_compare() {
                 self.unweighed(&c);
                 return Some(c);
+            }
+            if c.open {
+                open_len = open_len.max(c.len);
             }
             if !c.spare.is_empty() {
                 first.get_or_insert(c);
@@ -560,12 +659,20 @@ impl<'s, 'a> Chooser<'s, 'a> {
             .collect();
         deferred.retain(|&m| within_gap(self.b, m));
         shorter.extend(self.effective_drops(pos, &deferred, &mut m_bound, r)?);
+        let mut chosen = shortened.or(first);
         if let Some(c) = self.longest_without_spare(pos, &shorter, r, floor)? {
             if shortened.is_none_or(|s| c.len > s.len) {
-                return Some(c);
+                chosen = Some(c);
             }
         }
-        shortened.or(first)
+        // A longer defence ranked below the one taken may end with nothing spare after all.
+        if let Some(c) = &mut chosen {
+            if c.len < open_len {
+                self.exact = false;
+                c.open = true;
+            }
+        }
+        chosen
     }
 
     /// Whether the defence `m` at `pos`, mated within `r - 1`, is mated within `r - 3`:
@@ -736,6 +843,10 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 break;
             }
             let sub = self.walk_move(&pos.play(m), m, l, exact)?;
+            if !sub.spare.is_empty() && sub.open && best.is_none_or(|b| sub.len + 1 > b.len) {
+                // It may end with nothing spare, and be the better defence.
+                self.exact = false;
+            }
             if sub.spare.is_empty() && best.is_none_or(|b| sub.len + 1 > b.len) {
                 best = Some(Choice {
                     mv: Some(m),
@@ -743,6 +854,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                     spare: sub.spare,
                     shortened: true,
                     len: sub.len + 1,
+                    open: sub.open,
                 });
             }
         }
@@ -1040,6 +1152,7 @@ mod tests {
                     spare: Hand::EMPTY,
                     shortened: true,
                     len: 3,
+                    open: false,
                 };
                 ch.memo.insert((below.key(), 9), stand_in);
             }
