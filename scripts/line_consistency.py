@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Main lines checked against fresh solves of their own positions.
+
+A length marked exact is a claim about every position on the line, not only the first:
+k plies into an exact line of L plies, the position is mated in exactly L - k, and a
+fresh solve of it, with nothing from the root's search in its tables, must not mark
+another length exact (nor answer nomate). The check needs no published length, so it runs
+on random positions as well as on problem files. Sparse chases (a king near the corner,
+two or three attacking pieces, little else) are the default: full of cycles under check
+and of interpositions, they are where the main line's rules have gone wrong before
+(docs/performance.md, sessions 73 and 74).
+
+A return to a position earlier on the line counts as no mate on that line (docs/rules.md);
+a fresh solve does not know the path, so a break where the line passes near its own
+earlier positions may be that rule and not a bug. Each break is printed as the root's SFEN
+with the moves to the position, ready for `kanju solve`.
+
+usage: scripts/line_consistency.py [--count 500] [--seed 1] [--rules default|classical]
+                                   [--nodes 300000] [--file PROBLEMS.jsonl]
+                                   [--kanju PATH] [--jobs 2]
+"""
+import argparse
+import json
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import problemfile
+
+ATTACKERS = ["+R", "+R", "+B", "R", "B", "G", "S", "L", "N", "+P"]
+DEFENDERS = ["p", "g", "s", "l", "+r"]
+# Hand order in an SFEN: rook, bishop, gold, silver, knight, lance, pawn.
+HAND_ORDER = "RBGSNLP"
+
+
+def sparse_chase(rng):
+    """A random sparse chase, Black to move (Kanju refuses the illegal ones)."""
+    board = {}
+
+    def place(token, reach):
+        while True:
+            sq = (1 + rng.randrange(reach), 1 + rng.randrange(reach))
+            if sq not in board:
+                board[sq] = token
+                return
+
+    place("k", 4)
+    for _ in range(2 + rng.randrange(2)):
+        place(rng.choice(ATTACKERS), 6)
+    for _ in range(rng.randrange(3)):
+        place(rng.choice(DEFENDERS), 5)
+    hands = [{}, {}]
+    for _ in range(rng.randrange(3)):
+        kind = rng.choice(HAND_ORDER)
+        hands[0][kind] = hands[0].get(kind, 0) + 1
+    if rng.randrange(100) < 40:
+        kind = rng.choice(HAND_ORDER)
+        hands[1][kind] = 1
+    rows = []
+    for rank in range(1, 10):
+        row, empty = "", 0
+        for file in range(9, 0, -1):
+            token = board.get((file, rank))
+            if token is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += token
+        rows.append(row + (str(empty) if empty else ""))
+    hand = ""
+    for side, case in ((0, str.upper), (1, str.lower)):
+        for kind in HAND_ORDER:
+            n = hands[side].get(kind, 0)
+            if n:
+                hand += (str(n) if n > 1 else "") + case(kind)
+    return f"{'/'.join(rows)} b {hand or '-'} 1"
+
+
+def solve_all(a, sfens):
+    """`kanju solve` over `sfens` in one batch: the results, in order."""
+    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+        for s in sfens:
+            f.write(json.dumps({"sfen": s}) + "\n")
+        path = f.name
+    args = [a.kanju, "solve", path, "--quiet", "--jobs", str(a.jobs), "--hash", str(a.hash),
+            "--nodes", str(a.nodes), "--time", a.time] + problemfile.rule_args(a.rules)
+    out = subprocess.run(args, capture_output=True, text=True, check=False).stdout
+    Path(path).unlink()
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=500, help="sparse chases to generate")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rules", choices=["default", "classical"], default="default")
+    ap.add_argument("--nodes", type=int, default=300_000, help="node limit per solve")
+    ap.add_argument("--time", default="20s", help="time limit per solve")
+    ap.add_argument("--hash", type=int, default=64)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--file", help="roots from a problem file instead of sparse chases")
+    ap.add_argument("--kanju", default=str(problemfile.KANJU))
+    a = ap.parse_args()
+
+    if a.file:
+        roots = [p["sfen"] for p in problemfile.read(a.file)]
+    else:
+        rng = random.Random(a.seed)
+        roots = [sparse_chase(rng) for _ in range(a.count)]
+    root_results = solve_all(a, roots)
+    subs, expected = [], []
+    exact_roots = 0
+    for sfen, r in zip(roots, root_results):
+        if r.get("result") != "mate" or not r.get("length_exact") or len(r["moves"]) < 2:
+            continue
+        exact_roots += 1
+        moves = r["moves"]
+        for k in range(1, len(moves)):
+            subs.append(f"{sfen} moves {' '.join(moves[:k])}")
+            expected.append(len(moves) - k)
+    sub_results = solve_all(a, subs)
+    breaks, exact_subs = [], 0
+    for sfen, want, r in zip(subs, expected, sub_results):
+        result = r.get("result")
+        if result == "nomate":
+            breaks.append(f"nomate, but the line says mated in {want}: {sfen}")
+        elif result == "mate" and r.get("length_exact"):
+            exact_subs += 1
+            if r["length"] != want:
+                breaks.append(f"exact {r['length']}, the line says {want}: {sfen}")
+    print(f"{len(roots)} roots, {exact_roots} exact lines, {len(subs)} positions on them, "
+          f"{exact_subs} solved exact again, {len(breaks)} breaks ({a.rules} rules)")
+    for b in breaks:
+        print("  " + b)
+    return 1 if breaks else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
