@@ -32,11 +32,14 @@
 // The engine's test helpers (seeded RNG, rsshogi adapter) are shared, not copied.
 #[path = "support/brute.rs"]
 mod brute;
+#[path = "support/chase.rs"]
+mod chase;
 #[path = "../../engine/tests/common/mod.rs"]
 mod common;
 mod support;
 
 use brute::{brute_force, Brute, BRUTE_PLIES};
+use chase::sparse_chase;
 use common::{rs, Rng};
 use kanju_engine::Position;
 use kanju_tsume::{
@@ -653,44 +656,7 @@ fn defender_roots_and_two_threads_agree_with_brute_force() {
     assert!(t.mates > 100 && t.nomates > 30, "{t:?}");
 }
 
-/// A few pieces round a king near the corner: two or three attackers, mostly long-range
-/// or promoted, up to two defenders, and a piece or two in hand. With so little on the
-/// board the king runs and the attacker chases it round and round, so these positions
-/// are full of cycles under check: where repetition is handled wrong (a verdict that
-/// holds on one path kept for all), answers go wrong here first. Random positions of this
-/// shape are how the main line's test of a disproof over a return found its position.
-fn sparse_chase(rng: &mut Rng) -> String {
-    let mut sk = common::Sketch::empty();
-    sk.set(1 + rng.below(4), 1 + rng.below(4), "k");
-    let place = |sk: &mut common::Sketch, rng: &mut Rng, token: &str, reach: usize| loop {
-        let (file, rank) = (1 + rng.below(reach), 1 + rng.below(reach));
-        if sk.is_empty_at(file, rank) {
-            sk.set(file, rank, token);
-            return;
-        }
-    };
-    let attackers = ["+R", "+R", "+B", "R", "B", "G", "S", "L", "N", "+P"];
-    for _ in 0..2 + rng.below(2) {
-        let token = *rng.pick(&attackers);
-        place(&mut sk, rng, token, 6);
-    }
-    let defenders = ["p", "g", "s", "l", "+r"];
-    for _ in 0..rng.below(3) {
-        let token = *rng.pick(&defenders);
-        place(&mut sk, rng, token, 5);
-    }
-    // Hands in `common::SUPPLY` order: P L N S G B R.
-    for _ in 0..rng.below(3) {
-        sk.hands[0][rng.below(7)] += 1;
-    }
-    if rng.chance(40) {
-        sk.hands[1][rng.below(7)] += 1;
-    }
-    sk.black_to_move = true;
-    sk.to_sfen()
-}
-
-/// Sparse chases (see [`sparse_chase`]) under today's rules and the classical ones, where
+/// Sparse chases (see [`chase::sparse_chase`]) under today's rules and the classical ones, where
 /// the main line also counts a return to its own line as no mate.
 #[test]
 fn sparse_chases_agree_with_brute_force() {

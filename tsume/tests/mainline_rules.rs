@@ -29,6 +29,17 @@ fn solve_at(
     solve_on(1, sfen, spare_rule, futile_rule, hash_mb, root)
 }
 
+/// The defender to move at `sfen`, under the classical collections' rules.
+fn defend_classically(sfen: &str) -> (Vec<Move>, Solution) {
+    solve_at(
+        sfen,
+        SpareRule::Classical,
+        FutileRule::AnyLength,
+        16,
+        RootMode::Defender,
+    )
+}
+
 fn solve_on(
     threads: usize,
     sfen: &str,
@@ -344,14 +355,7 @@ fn classical_convention_compares_the_lines_it_shortened() {
 /// marked exact. The gold is futile, and the king's escape 3a2a is mated at once.
 #[test]
 fn a_give_back_search_that_ends_near_a_mate_is_searched_further() {
-    let sfen = "6k1B/9/9/9/9/4+B+R3/9/6L2/9 w g 2";
-    let (line, s) = solve_at(
-        sfen,
-        SpareRule::Classical,
-        FutileRule::AnyLength,
-        16,
-        RootMode::Defender,
-    );
+    let (line, s) = defend_classically("6k1B/9/9/9/9/4+B+R3/9/6L2/9 w g 2");
     assert_eq!(usi(&line), ["3a2a", "4f4a"]);
     assert!(s.length_exact);
 }
@@ -365,14 +369,7 @@ fn a_give_back_search_that_ends_near_a_mate_is_searched_further() {
 /// solving each position of the sparse chase's own 13-ply main line again.
 #[test]
 fn classical_convention_weighs_every_check_as_short_for_spare_pieces() {
-    let sfen = "9/5L2L/3R3k1/9/9/9/9/9/9 w RP 2";
-    let (line, s) = solve_at(
-        sfen,
-        SpareRule::Classical,
-        FutileRule::AnyLength,
-        16,
-        RootMode::Defender,
-    );
+    let (line, s) = defend_classically("9/5L2L/3R3k1/9/9/9/9/9/9 w RP 2");
     assert_eq!(line.len(), 12, "{:?}", usi(&line));
     assert!(s.length_exact);
     assert!(s.spare_pieces.is_empty());
