@@ -311,8 +311,8 @@ impl<'s, 'a> Chooser<'s, 'a> {
         }
         // A mate in hand that ends with spare pieces, or that the convention shortened, may
         // have an equal whose line ends with nothing, among the checks a reduced test left
-        // open: between them, one full test's nodes. Under the classical convention the spare pieces
-        // decide the defence above, and so the length: on a sparse chase
+        // open: they share one full test's nodes. Under the classical convention the spare
+        // pieces decide the defence above, and so the length: on a sparse chase
         // (9/3R1L2L/7k1/9/9/9/9/9/9 b RP, after 6b6c 2c3d) R*5d mates in 11 with a pawn to
         // spare, 6c6d+ in 11 with nothing, and its 1 500-node test ran out; 2c3d then
         // ranked below 2c2b, mated in 5, and the walk printed 6 plies, exact, for 12.
@@ -323,13 +323,12 @@ impl<'s, 'a> Chooser<'s, 'a> {
             && !unsure.is_empty()
             && self.may_compare()
         {
+            // `weigh_check` returns any line with nothing spare at once, so `first` stays a
+            // line with spare pieces or a shortened one throughout.
             let mut open = false;
             let each = self.test_nodes.map(|t| t / unsure.len() as u64);
             for m in unsure {
                 let Some(f) = first else { break };
-                if Self::rank(&f) == 0 {
-                    break;
-                }
                 let bound = (Self::length(&f) - 1).min(r - 1);
                 match self.mates_within_nodes(&pos.play(m), bound, each) {
                     Some(true) => {}
@@ -345,7 +344,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
                 }
             }
             if let Some(f) = &mut first {
-                f.open |= open && Self::rank(f) > 0;
+                f.open |= open;
             }
         }
         first

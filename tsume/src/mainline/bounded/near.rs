@@ -94,9 +94,8 @@ impl Bounded<'_> {
     /// passes a drop already known futile, forgets the disproofs on the way to it: the
     /// disproof must be searched again ([`NearMates::Voided`]). Where none is, up to
     /// [`DEEPER_CAP`] of those still near a mate get [`NEAR_GROWTH`] times the nodes. A
-    /// walk cut short at its
-    /// cap searches every near mate it did not reach, and one of them mated leaves the
-    /// disproof [`NearMates::Unsettled`]: it may rest on it.
+    /// walk cut short at its cap searches every near mate it did not reach, and one of
+    /// them mated leaves the disproof [`NearMates::Unsettled`]: it may rest on it.
     pub fn settle_near_mates(&mut self, pos: &Position, n: i32) -> NearMates {
         if self.near_mates.is_empty() {
             return NearMates::Final;
