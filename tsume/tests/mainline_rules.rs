@@ -360,6 +360,30 @@ fn a_give_back_search_that_ends_near_a_mate_is_searched_further() {
     assert!(s.length_exact);
 }
 
+/// A drop the main line counts as effective only because its give-back search ran out
+/// of nodes far from a mate is searched again before the length is called exact. Here
+/// G*4d at ply 6 was such a drop: its give-back position after 5e4d is mated in 32
+/// plies, which takes about 96 000 nodes against the test's 3 000, so the disproof of a
+/// mate in 11 stood on it and 13 plies were printed, marked exact. Solved from three
+/// plies in, the same position came out 8, exact, with the drop found futile. Searched
+/// again, the drop is futile and the problem is 11 plies: 3c2c after 6f5e. (With a 16 MiB
+/// table the df-pn happens to leave that give-back position proven, and the old code
+/// passed; at 32 MiB and up it did not.)
+#[test]
+fn a_drop_counted_effective_on_an_undecided_test_is_searched_again() {
+    let (line, s) = solve_with(
+        "5k3/9/5B3/3+R5/4g+r3/3+B5/9/9/9 b g 1",
+        SpareRule::Classical,
+        32,
+    );
+    assert_eq!(line.len(), 11, "{:?}", usi(&line));
+    assert_eq!(
+        usi(&line)[..6],
+        ["6d6a", "4a4b", "6a5b", "4b3c", "6f5e", "3c2c"]
+    );
+    assert!(s.length_exact);
+}
+
 /// Under the classical convention a defence ranks by whether its line ends with spare
 /// pieces, so every check as short as the attacker's first mate must be weighed for them,
 /// or the defence is misranked and the length is wrong. A sparse chase, after 6b6c: 2c3d

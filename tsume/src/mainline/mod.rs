@@ -83,6 +83,10 @@ const MIN_COOK_BYTES: usize = 8 << 20;
 /// Nodes for verifying a line (its futility tests search).
 const VERIFY_NODES: u64 = 2_000_000;
 
+/// How many times the drops a main line counts as effective are searched again (see
+/// `bounded::line_drops`), each time one found futile sends the search back.
+const MAX_RECHECKS: u32 = 3;
+
 /// Stack for the walk: lines of thousands of plies recurse that deep.
 const STACK_BYTES: usize = 1 << 30;
 
@@ -553,7 +557,7 @@ fn refine_here(
     // 3. The full disproof of a shorter mate, with what is left. A shorter mate found on
     //    the way lowers the bound and the search goes on, so with no deadline (`go mate
     //    infinite`) it ends only with the exact length.
-    let line_bound = best;
+    let mut line_bound = best;
     let mut best = best;
     // A walked line shorter than its bound, where no 駒余り choice shortened it, followed
     // defences known only by upper bounds: its length is a guess at the problem's, and a
@@ -571,46 +575,74 @@ fn refine_here(
             );
         }
     }
-    if !exact {
-        // One deadline for all the steps: each step given a share of what is left would
-        // leave the last one, the disproof that cannot finish, all but nothing for the
-        // line at the bound the proofs reached.
-        let steps_deadline = share(deadline, 0.8);
-        (best, exact) = step_down(&mut b, root, best, min_len, steps_deadline, None, on_bound);
-    }
-    // The line again where the bound moved or its walk rested on upper bounds.
-    if best != line_bound || (exact && !line_exact) {
-        let budget = if exact { None } else { Some(100_000) };
-        let mut chooser =
-            choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), budget);
-        chooser.spare_gap = spare_gap;
-        chooser.exact_bound = exact;
-        if let Some(l) = chooser.line(root, best) {
-            log_walk(best, &l, &chooser, started);
-            line_exact = chooser.exact;
-            spare_rule = chooser.spare_rule_used;
-            line = l;
-        } else if best != line_bound {
-            // The walk ran out of time. The line at the old bound has an attacker's move
-            // that a shorter mate beats; a line read off the tables at the new bound is
-            // closer to the main line when it verifies and reaches the bound. One that
-            // ends sooner has a defence that gave up early, which is further off.
-            line_exact = false;
-            let reaches_bound = |l: &[Move]| (best as usize..line.len()).contains(&l.len());
-            let reached = chooser.reached().to_vec();
-            let until = share(deadline, 0.95);
-            if let Some(l) = verified_table_line(&mut b, root, &reached, until, reaches_bound) {
-                dbg_line!(
-                    "mainline: line {} from the tables at the new bound",
-                    l.len()
-                );
-                spare_rule = false;
-                line = l;
-            }
+    // Rounds of: the steps down, the line again, and the drops the line counts as
+    // effective on an undecided test searched again (see `bounded::line_drops`). One
+    // found futile sends the search back, since the disproof of a shorter mate may pass
+    // it and the line's defence may rest on it.
+    let mut rechecks = 0;
+    let mut rewalk = false;
+    loop {
+        if !exact {
+            // One deadline for all the steps: each step given a share of what is left
+            // would leave the last one, the disproof that cannot finish, all but nothing
+            // for the line at the bound the proofs reached.
+            let steps_deadline = share(deadline, 0.8);
+            (best, exact) = step_down(&mut b, root, best, min_len, steps_deadline, None, on_bound);
         }
+        // The line again where the bound moved or its walk rested on upper bounds.
+        if rewalk || best != line_bound || (exact && !line_exact) {
+            let budget = if exact { None } else { Some(100_000) };
+            let mut chooser =
+                choose::Chooser::new(&mut b, share(deadline, 0.85), share(deadline, 0.9), budget);
+            chooser.spare_gap = spare_gap;
+            chooser.exact_bound = exact;
+            if let Some(l) = chooser.line(root, best) {
+                log_walk(best, &l, &chooser, started);
+                line_exact = chooser.exact;
+                spare_rule = chooser.spare_rule_used;
+                line = l;
+            } else {
+                line_exact = false;
+                if best != line_bound {
+                    // The walk ran out of time. The line at the old bound has an
+                    // attacker's move that a shorter mate beats; a line read off the
+                    // tables at the new bound is closer to the main line when it verifies
+                    // and reaches the bound. One that ends sooner has a defence that gave
+                    // up early, which is further off.
+                    let reaches_bound = |l: &[Move]| (best as usize..line.len()).contains(&l.len());
+                    let reached = chooser.reached().to_vec();
+                    let until = share(deadline, 0.95);
+                    if let Some(l) =
+                        verified_table_line(&mut b, root, &reached, until, reaches_bound)
+                    {
+                        dbg_line!(
+                            "mainline: line {} from the tables at the new bound",
+                            l.len()
+                        );
+                        spare_rule = false;
+                        line = l;
+                    }
+                }
+            }
+            line_bound = best;
+        }
+        // A line the 駒余り rule shortened is as exact as the lengths its choices rest on.
+        exact &= line_exact && (line.len() as i32 == best || spare_rule);
+        if !exact || rechecks == MAX_RECHECKS {
+            break;
+        }
+        rechecks += 1;
+        b.set_limits(share(deadline, 0.8), None);
+        let drops = b.recheck_line_drops(root, &line);
+        dbg_line!(
+            "mainline: the line's undecided drops: {drops:?} ({:?})",
+            started.elapsed()
+        );
+        if drops.futile == 0 {
+            break;
+        }
+        (exact, line_exact, rewalk) = (false, false, true);
     }
-    // A line the 駒余り rule shortened is as exact as the lengths its choices rest on.
-    exact &= line_exact && (line.len() as i32 == best || spare_rule);
     if !exact && !spare_rule && line != walked {
         line = shortened(&mut b, root, line, share(deadline, 0.5), started);
     }

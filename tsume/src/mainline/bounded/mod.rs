@@ -23,6 +23,7 @@ use std::time::Instant;
 
 mod expand;
 mod give_back;
+mod line_drops;
 mod near;
 mod repetition;
 mod tables;

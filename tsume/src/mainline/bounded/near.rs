@@ -190,7 +190,7 @@ impl Bounded<'_> {
 
     /// Searches the near mate `q` (full key `key`) again with `nodes`, and keeps a
     /// verdict it reaches.
-    fn search_near_mate(&mut self, key: u64, q: &Position, nodes: u64) -> Mated {
+    pub(super) fn search_near_mate(&mut self, key: u64, q: &Position, nodes: u64) -> Mated {
         let v = self.search_give_back(q, nodes);
         if let Some(d) = v.decided() {
             self.undecided_futility = self.undecided_futility.saturating_sub(1);

@@ -1,0 +1,114 @@
+//! The drops a main line counts as effective on the strength of an undecided futility
+//! test, looked at again before the line's length is called exact.
+//!
+//! Under the any-length rule a give-back search that runs out of its few thousand nodes
+//! counts the drop as a defence (`docs/rules.md`). Where that search ended near a mate,
+//! [`Bounded::settle_near_mates`] searches it again; where it did not, the disproof of a
+//! shorter mate may rest on a drop that is futile after all, and the length it shows
+//! exact is too long. `5k3/9/5B3/3+R5/4g+r3/3+B5/9/9/9 b g 1` (classical rules) printed
+//! 13 plies, exact: G*4d at ply 6 counted as effective, while from three plies in the
+//! same position printed 8, exact, having found that drop futile. Its give-back position
+//! after 5e4d is mated in 32 plies, which an empty table proves in 96 000 nodes; the
+//! first search stopped at 3 000, far from the mate by its numbers.
+//!
+//! The drops of the printed line are few, so each whose test is undecided gets a search
+//! as large as a step down's. One found mated now is kept so, and the walk of the
+//! disproof then finds it under the drop and voids the disproof over it.
+
+use super::Bounded;
+use crate::mainline::futile::{
+    give_back, interposition_line, is_interposing_drop, takes_interposition,
+};
+use crate::mainline::solver::Mated;
+use kanju_engine::{GenMode, Move, MoveList, Position};
+
+/// Nodes for each undecided test on the line. Like a step down's budget: the line's
+/// drops are few, and a wrong one costs the exactness of the length.
+pub(crate) const LINE_DROP_NODES: u64 = 2_000_000;
+
+/// The most tests on one line searched again (Microcosmos' 1525 plies must not spend
+/// its time here).
+const LINE_DROP_CAP: usize = 8;
+
+/// What [`Bounded::recheck_line_drops`] found.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) struct LineDrops {
+    /// Undecided tests searched again.
+    pub searched: usize,
+    /// Of those, found mated now: their drops are futile.
+    pub futile: usize,
+    /// Some undecided test was left unsearched (the cap or the deadline).
+    pub left: bool,
+}
+
+impl Bounded<'_> {
+    /// Searches again, with [`LINE_DROP_NODES`] each, the undecided futility tests of the
+    /// interposing drops the defender plays on `line` from `root`.
+    pub fn recheck_line_drops(&mut self, root: &Position, line: &[Move]) -> LineDrops {
+        let mut found = LineDrops::default();
+        if self.mate_search.is_none() {
+            return found;
+        }
+        let mut pos = root.clone();
+        for (i, &m) in line.iter().enumerate() {
+            let after = pos.play(m);
+            if pos.side_to_move() != self.attacker {
+                for q in self.undecided_give_backs(&pos, m, &after) {
+                    if found.searched >= LINE_DROP_CAP || self.past_deadline() {
+                        found.left = true;
+                        return found;
+                    }
+                    found.searched += 1;
+                    let v = self.search_near_mate(q.key(), &q, LINE_DROP_NODES);
+                    log::debug!("mainline: the drop at ply {} rechecked: {v:?}", i + 1);
+                    if v == Mated::Yes {
+                        found.futile += 1;
+                    }
+                }
+            }
+            pos = after;
+        }
+        found
+    }
+
+    /// The give-back positions of the defender's drop `m` from `pos` (leaving `after`)
+    /// whose futility tests are undecided: none unless `m` interposes and the test asks
+    /// for a mate at any length, which needs a real defence beside the drops.
+    fn undecided_give_backs(&mut self, pos: &Position, m: Move, after: &Position) -> Vec<Position> {
+        let line = interposition_line(pos);
+        if !is_interposing_drop(m, line) {
+            return Vec::new();
+        }
+        let mut replies = MoveList::new();
+        pos.evasions(GenMode::All, &mut replies);
+        if replies
+            .as_slice()
+            .iter()
+            .all(|&r| is_interposing_drop(r, line))
+        {
+            return Vec::new();
+        }
+        let (checker, s) = (line.expect("an interposition has a line").0, m.to());
+        let kind = after.piece_on(s).expect("the dropped piece").kind();
+        let mut checks = MoveList::new();
+        after.checks(self.check_mode, &mut checks);
+        let mut undecided = Vec::new();
+        for &c in checks.as_slice() {
+            let taken = after.play(c);
+            if !takes_interposition(c, s, checker, &taken) {
+                continue;
+            }
+            let Some(q) = give_back(&taken, kind) else {
+                continue;
+            };
+            let decided = match self.kept_give_back(q.key()) {
+                Some(kept) => kept.is_some(),
+                None => self.give_back_known(&q).is_some(),
+            };
+            if !decided {
+                undecided.push(q);
+            }
+        }
+        undecided
+    }
+}
