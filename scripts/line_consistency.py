@@ -16,7 +16,7 @@ earlier positions may be that rule and not a bug. Each break is printed as the r
 with the moves to the position, ready for `kanju solve`.
 
 usage: scripts/line_consistency.py [--count 500] [--seed 1] [--rules default|classical]
-                                   [--nodes 300000] [--file PROBLEMS.jsonl]
+                                   [--nodes 300000] [--dense] [--file PROBLEMS.jsonl]
                                    [--kanju PATH] [--jobs 2]
 """
 import argparse
@@ -35,8 +35,10 @@ DEFENDERS = ["p", "g", "s", "l", "+r"]
 HAND_ORDER = "RBGSNLP"
 
 
-def sparse_chase(rng):
-    """A random sparse chase, Black to move (Kanju refuses the illegal ones)."""
+def sparse_chase(rng, dense=False):
+    """A random sparse chase, Black to move (Kanju refuses the illegal ones). Dense ones
+    have more pieces on both sides and in both hands: more interpositions, more defences
+    to weigh for spare pieces."""
     board = {}
 
     def place(token, reach):
@@ -47,17 +49,18 @@ def sparse_chase(rng):
                 return
 
     place("k", 4)
-    for _ in range(2 + rng.randrange(2)):
+    for _ in range(2 + rng.randrange(2) + 2 * dense):
         place(rng.choice(ATTACKERS), 6)
-    for _ in range(rng.randrange(3)):
+    for _ in range(rng.randrange(3) + 3 * dense):
         place(rng.choice(DEFENDERS), 5)
     hands = [{}, {}]
-    for _ in range(rng.randrange(3)):
+    for _ in range(rng.randrange(3) + dense):
         kind = rng.choice(HAND_ORDER)
         hands[0][kind] = hands[0].get(kind, 0) + 1
-    if rng.randrange(100) < 40:
-        kind = rng.choice(HAND_ORDER)
-        hands[1][kind] = 1
+    for _ in range(1 + 2 * dense):
+        if rng.randrange(100) < 40:
+            kind = rng.choice(HAND_ORDER)
+            hands[1][kind] = hands[1].get(kind, 0) + 1
     rows = []
     for rank in range(1, 10):
         row, empty = "", 0
@@ -102,6 +105,8 @@ def main():
     ap.add_argument("--time", default="20s", help="time limit per solve")
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--dense", action="store_true",
+                    help="chases with more pieces on the board and in hand")
     ap.add_argument("--file", help="roots from a problem file instead of sparse chases")
     ap.add_argument("--kanju", default=str(problemfile.KANJU))
     a = ap.parse_args()
@@ -110,7 +115,7 @@ def main():
         roots = [p["sfen"] for p in problemfile.read(a.file)]
     else:
         rng = random.Random(a.seed)
-        roots = [sparse_chase(rng) for _ in range(a.count)]
+        roots = [sparse_chase(rng, a.dense) for _ in range(a.count)]
     root_results = solve_all(a, roots)
     subs, expected = [], []
     exact_roots = 0
