@@ -580,6 +580,7 @@ fn refine_here(
     // found futile sends the search back, since the disproof of a shorter mate may pass
     // it and the line's defence may rest on it.
     let mut rechecks = 0;
+    let mut rechecked = Vec::new();
     let mut rewalk = false;
     loop {
         if !exact {
@@ -633,7 +634,7 @@ fn refine_here(
         }
         rechecks += 1;
         b.set_limits(share(deadline, 0.8), None);
-        let drops = b.recheck_line_drops(root, &line);
+        let drops = b.recheck_line_drops(root, &line, &mut rechecked);
         dbg_line!(
             "mainline: the line's undecided drops: {drops:?} ({:?})",
             started.elapsed()

@@ -43,8 +43,15 @@ pub(crate) struct LineDrops {
 
 impl Bounded<'_> {
     /// Searches again, with [`LINE_DROP_NODES`] each, the undecided futility tests of the
-    /// interposing drops the defender plays on `line` from `root`.
-    pub fn recheck_line_drops(&mut self, root: &Position, line: &[Move]) -> LineDrops {
+    /// interposing drops the defender plays on `line` from `root`, but for those whose
+    /// give-back positions' keys are in `done`, to which it adds the ones it searches: a
+    /// later round on a line that shares them would only repeat the search.
+    pub fn recheck_line_drops(
+        &mut self,
+        root: &Position,
+        line: &[Move],
+        done: &mut Vec<u64>,
+    ) -> LineDrops {
         let mut found = LineDrops::default();
         if self.mate_search.is_none() {
             return found;
@@ -54,11 +61,15 @@ impl Bounded<'_> {
             let after = pos.play(m);
             if pos.side_to_move() != self.attacker {
                 for q in self.undecided_give_backs(&pos, m, &after) {
+                    if done.contains(&q.key()) {
+                        continue;
+                    }
                     if found.searched >= LINE_DROP_CAP || self.past_deadline() {
                         found.left = true;
                         return found;
                     }
                     found.searched += 1;
+                    done.push(q.key());
                     let v = self.search_near_mate(q.key(), &q, LINE_DROP_NODES);
                     log::debug!("mainline: the drop at ply {} rechecked: {v:?}", i + 1);
                     if v == Mated::Yes {
