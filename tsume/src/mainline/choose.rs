@@ -7,7 +7,7 @@
 //! ([`crate::SpareRule`]): two plies today, any number in the classical collections.
 
 use super::bounded::Bounded;
-use super::futile::{give_back, interposition_line, is_interposing_drop, takes_interposition};
+use super::futile::{give_backs, interposition_line, is_interposing_drop};
 use kanju_engine::{GenMode, Hand, Move, MoveList, Position};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -912,20 +912,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             return Some(false);
         };
         let after = pos.play(m);
-        let kind = m.drop_kind().expect("a drop");
-        let mut list = MoveList::new();
-        after.checks(self.b.check_mode, &mut list);
-        for &c in list.as_slice() {
-            if c.to() != m.to() {
-                continue;
-            }
-            let taken = after.play(c);
-            if !takes_interposition(c, m.to(), checker, &taken) {
-                continue;
-            }
-            let Some(q) = give_back(&taken, kind) else {
-                continue;
-            };
+        for q in give_backs(&after, m, checker, self.b.check_mode) {
             let key = (q.key(), m_bound);
             let verdict = match self.give_back_tests.get(&key) {
                 Some(&v) => v,

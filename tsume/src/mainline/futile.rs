@@ -33,7 +33,7 @@
 //! terminate. (Shogi Zuko 73 needs the second kind: the horse, not the dragon, takes the
 //! knight dropped on 8f.)
 
-use kanju_engine::{between, Move, PieceKind, Position, Square};
+use kanju_engine::{between, GenMode, Move, MoveList, PieceKind, Position, Square};
 
 /// The squares where a drop would be an interposition against the current check, with the
 /// checker's square; `None` unless exactly one piece gives check from a distance.
@@ -60,6 +60,35 @@ pub(crate) fn is_interposing_drop(m: Move, line: Option<(Square, kanju_engine::B
 pub(crate) fn takes_interposition(c: Move, s: Square, checker: Square, after: &Position) -> bool {
     c.to() == s
         && (c.from() == Some(checker) || after.checkers() == kanju_engine::Bitboard::from_square(s))
+}
+
+/// The give-back positions of the futility test on `drop`, interposed against the check
+/// from `checker` (`after` is the position it leaves): for each capture of the dropped
+/// piece that [`takes_interposition`] counts, the position it leaves with the piece
+/// handed back to the defender.
+pub(crate) fn give_backs(
+    after: &Position,
+    drop: Move,
+    checker: Square,
+    mode: GenMode,
+) -> Vec<Position> {
+    let (Some(kind), s) = (drop.drop_kind(), drop.to()) else {
+        return Vec::new();
+    };
+    let mut checks = MoveList::new();
+    after.checks(mode, &mut checks);
+    checks
+        .as_slice()
+        .iter()
+        .filter(|c| c.to() == s)
+        .filter_map(|&c| {
+            let taken = after.play(c);
+            if !takes_interposition(c, s, checker, &taken) {
+                return None;
+            }
+            give_back(&taken, kind)
+        })
+        .collect()
 }
 
 /// `pos` (defender to move, right after the attacker captured a piece of `kind`) with that

@@ -16,9 +16,7 @@
 //! disproof then finds it under the drop and voids the disproof over it.
 
 use super::Bounded;
-use crate::mainline::futile::{
-    give_back, interposition_line, is_interposing_drop, takes_interposition,
-};
+use crate::mainline::futile::{give_backs, interposition_line, is_interposing_drop};
 use crate::mainline::solver::Mated;
 use kanju_engine::{GenMode, Move, MoveList, Position};
 
@@ -37,8 +35,6 @@ pub(crate) struct LineDrops {
     pub searched: usize,
     /// Of those, found mated now: their drops are futile.
     pub futile: usize,
-    /// Some undecided test was left unsearched (the cap or the deadline).
-    pub left: bool,
 }
 
 impl Bounded<'_> {
@@ -64,8 +60,8 @@ impl Bounded<'_> {
                     if done.contains(&q.key()) {
                         continue;
                     }
+                    // The rest count as effective, as their first tests left them.
                     if found.searched >= LINE_DROP_CAP || self.past_deadline() {
-                        found.left = true;
                         return found;
                     }
                     found.searched += 1;
@@ -99,19 +95,9 @@ impl Bounded<'_> {
         {
             return Vec::new();
         }
-        let (checker, s) = (line.expect("an interposition has a line").0, m.to());
-        let kind = after.piece_on(s).expect("the dropped piece").kind();
-        let mut checks = MoveList::new();
-        after.checks(self.check_mode, &mut checks);
+        let checker = line.expect("an interposition has a line").0;
         let mut undecided = Vec::new();
-        for &c in checks.as_slice() {
-            let taken = after.play(c);
-            if !takes_interposition(c, s, checker, &taken) {
-                continue;
-            }
-            let Some(q) = give_back(&taken, kind) else {
-                continue;
-            };
+        for q in give_backs(after, m, checker, self.check_mode) {
             let decided = match self.kept_give_back(q.key()) {
                 Some(kept) => kept.is_some(),
                 None => self.give_back_known(&q).is_some(),
