@@ -31,12 +31,14 @@ const ROOTS: usize = 500;
 /// the classical rules the first two printed 6 plies for 12 after 6b6c and 9 for 11 after
 /// 4a4d+ 2d2c (see `mainline_rules.rs`' classical-convention tests), the third 6 for 2
 /// after L*3h (the near-mate test there), the fourth 13 for 11 (the test there of a drop
-/// counted effective on an undecided test).
-const FOUND: [&str; 4] = [
+/// counted effective on an undecided test), the fifth 7 for 5 after 4 plies (the test
+/// there of a defence shown longest on a disproof gone stale).
+const FOUND: [&str; 5] = [
     "9/3R1L2L/7k1/9/9/9/9/9/9 b RP 1",
     "4sR2s/9/9/7k1/5+R3/9/9/9/9 b s 1",
     "6k1B/9/9/9/9/4+B+R3/9/9/9 b Lg 1",
     "5k3/9/5B3/3+R5/4g+r3/3+B5/9/9/9 b g 1",
+    "5k3/9/9/7p+R/7+RG/9/9/9/9 b SLp 1",
 ];
 
 #[test]

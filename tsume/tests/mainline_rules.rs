@@ -384,6 +384,29 @@ fn a_drop_counted_effective_on_an_undecided_test_is_searched_again() {
     assert!(s.length_exact);
 }
 
+/// A defence on the line is longest because it is shown not mated sooner, and that
+/// disproof can outlive what it stood on. Here, after 2e4e 4a5a 4e5d, the walk took 5a6a
+/// as lasting 7 more plies, on a disproof of a mate within 5 built while P*4a (after
+/// 5d6c 6a5a 1d1a) counted as effective, its give-back search out of nodes far from a
+/// mate. That give-back position is mated in 20, so the drop is futile, 6a5a and 6a7a
+/// are each mated in 3 (1d1a, with a lance to spare), and 5a6a lasts 5. Solved from
+/// four plies in, the position came out 5, exact, where the line said 7. The disproof's
+/// tree is now walked again, its undecided tests and the nodes no reply is shown to
+/// refute searched again, and the stale disproof voided: the longest defence is P*5b,
+/// mated in 7 more, and the problem stays 11 plies.
+#[test]
+fn a_defence_shown_longest_on_a_stale_disproof_is_shown_again() {
+    let (line, s) = solve_with(
+        "5k3/9/9/7p+R/7+RG/9/9/9/9 b SLp 1",
+        SpareRule::Classical,
+        32,
+    );
+    assert_eq!(line.len(), 11, "{:?}", usi(&line));
+    assert_eq!(usi(&line)[..4], ["2e4e", "4a5a", "4e5d", "P*5b"]);
+    assert!(s.length_exact);
+    assert!(s.spare_pieces.is_empty());
+}
+
 /// Under the classical convention a defence ranks by whether its line ends with spare
 /// pieces, so every check as short as the attacker's first mate must be weighed for them,
 /// or the defence is misranked and the length is wrong. A sparse chase, after 6b6c: 2c3d

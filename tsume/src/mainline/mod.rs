@@ -640,7 +640,14 @@ fn refine_here(
             started.elapsed()
         );
         if drops.futile == 0 {
-            break;
+            let voided = b.recheck_line_defences(root, &line, &mut rechecked);
+            dbg_line!(
+                "mainline: the line's defences: {voided} not shown longest ({:?})",
+                started.elapsed()
+            );
+            if voided == 0 {
+                break;
+            }
         }
         (exact, line_exact, rewalk) = (false, false, true);
     }

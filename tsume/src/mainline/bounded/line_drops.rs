@@ -15,7 +15,7 @@
 //! as large as a step down's. One found mated now is kept so, and the walk of the
 //! disproof then finds it under the drop and voids the disproof over it.
 
-use super::Bounded;
+use super::{Bounded, Recheck};
 use crate::mainline::futile::{give_backs, interposition_line, is_interposing_drop};
 use crate::mainline::solver::Mated;
 use kanju_engine::{GenMode, Move, MoveList, Position};
@@ -27,6 +27,13 @@ pub(crate) const LINE_DROP_NODES: u64 = 2_000_000;
 /// The most tests on one line searched again (Microcosmos' 1525 plies must not spend
 /// its time here).
 const LINE_DROP_CAP: usize = 8;
+
+/// Searches [`Bounded::recheck_line_defences`] may make in one round.
+const LINE_DEFENCE_SEARCHES: usize = 64;
+
+/// Nodes the walks of the line's defences' disproofs may visit in one round, about half
+/// a second.
+const LINE_DEFENCE_WALK: usize = 1 << 18;
 
 /// What [`Bounded::recheck_line_drops`] found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -76,6 +83,50 @@ impl Bounded<'_> {
             pos = after;
         }
         found
+    }
+
+    /// The disproofs that make the line's defences longest, checked
+    /// ([`Bounded::settle_undecided`]): at each defender node of `line` from `root`, `r`
+    /// plies from its end, the defence played is longest because it is shown not mated
+    /// within `r - 3`. That disproof may rest on a drop counted effective whose give-back
+    /// position is mated, or on a disproof voided since, and the walk then took a
+    /// defence that is not longest. From the end of the line up, as the disproofs there
+    /// are small, until [`LINE_DEFENCE_SEARCHES`] searches or [`LINE_DEFENCE_WALK`]
+    /// walked nodes are spent. Returns how many were voided. `done` holds the give-back
+    /// positions' keys searched already, and takes the ones searched here.
+    pub fn recheck_line_defences(
+        &mut self,
+        root: &Position,
+        line: &[Move],
+        done: &mut Vec<u64>,
+    ) -> usize {
+        let mut voided = 0;
+        if self.mate_search.is_none() {
+            return voided;
+        }
+        let mut budget = Recheck {
+            searches: LINE_DEFENCE_SEARCHES,
+            walk_nodes: LINE_DEFENCE_WALK,
+        };
+        let positions = crate::mainline::replay(root, line);
+        for i in (0..line.len()).rev() {
+            let (pos, after) = (&positions[i], &positions[i + 1]);
+            let n = (line.len() - i) as i32 - 3;
+            if pos.side_to_move() == self.attacker || n < 1 || self.disproven_bound(after) < n {
+                continue;
+            }
+            if budget.searches == 0 || budget.walk_nodes == 0 || self.past_deadline() {
+                break;
+            }
+            if self.settle_undecided(after, n, done, &mut budget) {
+                log::debug!(
+                    "mainline: the defence at ply {} was not shown longest",
+                    i + 1
+                );
+                voided += 1;
+            }
+        }
+        voided
     }
 
     /// The give-back positions of the defender's drop `m` from `pos` (leaving `after`)

@@ -30,7 +30,7 @@ mod tables;
 
 use expand::KidLists;
 pub(crate) use give_back::GIVE_BACK_NODES;
-pub(crate) use near::NearMates;
+pub(crate) use near::{NearMates, Recheck};
 use repetition::{Dep, Path, FREE};
 pub(crate) use tables::KeyHasher;
 use tables::{Map, Work};

@@ -53,6 +53,13 @@ const NEAR_NODES: u64 = 8 * GIVE_BACK_NODES;
 /// is kept for a disproof that would otherwise stand.
 const NEAR_GROWTH: u64 = 4;
 
+/// Nodes a test left undecided far from a mate gets when a disproof the printed line
+/// rests on is checked ([`Bounded::settle_undecided`]). A search that stops after its
+/// first thousand nodes far from a proof can still be a mate: after
+/// `5k3/9/9/7p+R/7+RG/9/9/9/9 b SLp 1 moves 2e4e 4a5a 4e5d 5a6a 5d6c 6a5a 1d1a`, P*4a
+/// taken by 1a4a and given back is mated in 20 plies, 5 700 nodes on an empty table.
+const FAR_NODES: u64 = NEAR_NODES;
+
 /// Near mates that stayed near a disproof may look at more deeply, at most.
 const DEEPER_CAP: usize = 8;
 
@@ -102,7 +109,7 @@ impl Bounded<'_> {
         }
         let t = Instant::now();
         let root = Node::new(pos.clone(), self.kind_of(pos), n);
-        let walk = self.tests_under(root);
+        let walk = self.tests_under(root, false, self.walk_cap);
         let mut void = Vec::new();
         let mut searched = 0;
         let mut late = walk.end == WalkEnd::Late;
@@ -148,13 +155,7 @@ impl Bounded<'_> {
                 }
             }
         }
-        for &at in &void {
-            let mut i = Some(at);
-            while let Some(j) = i {
-                self.forget_disproof_at(&walk.kept[j].0);
-                i = walk.kept[j].1;
-            }
-        }
+        self.forget_paths(&walk, &void);
         // Cut at its cap, the walk missed part of the disproof: any near mate may lie
         // under it, and only one found mated can matter.
         let mut unmet_mated = 0;
@@ -186,6 +187,104 @@ impl Bounded<'_> {
         } else {
             NearMates::Final
         }
+    }
+
+    /// Forgets the disproofs on the way to each of the tests at `void` (indices in the
+    /// walk's kept nodes): each passes a drop now found futile.
+    fn forget_paths(&mut self, walk: &Walk, void: &[usize]) {
+        for &at in void {
+            let mut i = Some(at);
+            while let Some(j) = i {
+                self.forget_disproof_at(&walk.kept[j].0);
+                i = walk.kept[j].1;
+            }
+        }
+    }
+
+    /// Checks the disproof of a mate within `n` from `pos` more closely than
+    /// [`Self::settle_near_mates`], for the few disproofs the printed line rests on (see
+    /// `line_drops`), where a test far from a mate can be wrong too. Its tree is walked
+    /// (within `budget`'s walk nodes), and searched again with [`FAR_NODES`] each:
+    /// - the futility tests it rests on that were left undecided, near a mate or not, but
+    ///   for those whose give-back positions' keys are in `done` (to which it adds the
+    ///   ones it searches);
+    /// - the nodes under it whose disproofs the tables no longer hold, and the defender
+    ///   nodes under it none of whose replies the tables show refuting. A drop found
+    ///   futile voids the disproofs on the way to it on one tree's walk, and a disproof
+    ///   built on one of those, from another search, is left standing on nothing.
+    ///
+    /// Returns whether a test is now mated or a node stale, the disproofs on the way to it
+    /// forgotten. What `budget`, the deadline or a cut walk leaves unsearched stands, as
+    /// it did before it was looked at.
+    pub fn settle_undecided(
+        &mut self,
+        pos: &Position,
+        n: i32,
+        done: &mut Vec<u64>,
+        budget: &mut Recheck,
+    ) -> bool {
+        let t = Instant::now();
+        let root = Node::new(pos.clone(), self.kind_of(pos), n);
+        let walk = self.tests_under(root, true, budget.walk_nodes);
+        budget.walk_nodes = budget.walk_nodes.saturating_sub(walk.walked);
+        let mut void = Vec::new();
+        let mut now_mated = Vec::new();
+        let mut searched = 0;
+        for test in &walk.tests {
+            if test.mated || now_mated.contains(&test.key) {
+                void.push(test.at);
+                continue;
+            }
+            if done.contains(&test.key) {
+                continue;
+            }
+            if budget.searches == 0 || self.past_deadline() {
+                break;
+            }
+            let q = match &test.far {
+                Some(q) => (**q).clone(),
+                None => match self.near_mates.remove(&test.key) {
+                    Some(q) => q,
+                    None => continue,
+                },
+            };
+            budget.searches -= 1;
+            searched += 1;
+            done.push(test.key);
+            if self.search_near_mate(test.key, &q, FAR_NODES) == Mated::Yes {
+                now_mated.push(test.key);
+                void.push(test.at);
+            }
+        }
+        let mut stale = 0;
+        for Lost { node, at, own } in &walk.lost {
+            if !void.is_empty() || budget.searches == 0 || self.past_deadline() {
+                break;
+            }
+            budget.searches -= 1;
+            searched += 1;
+            if *own {
+                self.forget_disproof_at(&walk.kept[*at].0);
+            }
+            let (deadline, limit) = (self.deadline, self.node_limit);
+            self.set_limits(deadline, Some(FAR_NODES));
+            let v = self.prove(node);
+            (self.deadline, self.node_limit) = (deadline, limit);
+            if v == Some(true) {
+                stale += 1;
+                void.push(*at);
+            }
+        }
+        self.forget_paths(&walk, &void);
+        log::debug!(
+            "mainline: the disproof within {n} passes {} undecided tests and {} nodes not \
+             shown refuted; {searched} searched again, {} futile, {stale} stale ({:?})",
+            walk.tests.len(),
+            walk.lost.len(),
+            void.len() - stale,
+            t.elapsed()
+        );
+        !void.is_empty()
     }
 
     /// Searches the near mate `q` (full key `key`) again with `nodes`, and keeps a
@@ -228,13 +327,15 @@ impl Bounded<'_> {
     /// enough, a real defence or else a drop the tables show refuting, and otherwise every
     /// drop is walked, as is every real defence the tables do not show mated. What lies
     /// beyond a disproof the tables lost is missed.
-    fn tests_under(&self, root: Node) -> Walk {
+    fn tests_under(&self, root: Node, undecided: bool, cap: usize) -> Walk {
         let t = Instant::now();
         let mut seen = Map::<()>::default();
         let mut walk = Walk {
             tests: Vec::new(),
+            lost: Vec::new(),
             kept: Vec::new(),
             end: WalkEnd::Whole,
+            walked: 0,
         };
         // The current node's ancestors and itself, each with its index in `kept` once a
         // test below it has been met.
@@ -251,7 +352,7 @@ impl Bounded<'_> {
         // For the debug log: returns met, and nodes walked that were disproven on a path.
         let (mut returns, mut on_path) = (0u64, 0u64);
         while let Some((node, depth, refutes, starts_line)) = stack.pop() {
-            if walked >= self.walk_cap {
+            if walked >= cap {
                 walk.end = WalkEnd::Cut;
                 break;
             }
@@ -307,9 +408,21 @@ impl Bounded<'_> {
                         // tables have lost.
                         // Counted for the debug log alone: telling them apart takes a
                         // probe of the df-pn table.
-                        if log::log_enabled!(log::Level::Debug)
-                            && refutes
-                            && node.n > 0
+                        let counts = refutes && node.n > 0;
+                        if undecided && counts && depth > 0 {
+                            // Searched again by `settle_undecided`: a disproof voided
+                            // elsewhere leaves the ones built on it standing.
+                            if self.hints.hint(&node.pos) != Hint::NoMate {
+                                path.truncate(depth);
+                                let at = keep_path(&mut path, &mut walk.kept);
+                                walk.lost.push(Lost {
+                                    node,
+                                    at,
+                                    own: false,
+                                });
+                            }
+                        } else if log::log_enabled!(log::Level::Debug)
+                            && counts
                             && self.hints.hint(&node.pos) != Hint::NoMate
                         {
                             unfollowed += 1;
@@ -395,6 +508,16 @@ impl Bounded<'_> {
                     if let Some(k) = refuting {
                         stack.push((k.node(&node.pos), below, true, false));
                     } else {
+                        if undecided && refutes {
+                            // No reply shown refuting: the disproof may stand on one whose
+                            // own disproof a drop found futile elsewhere has voided.
+                            let at = keep_path(&mut path, &mut walk.kept);
+                            walk.lost.push(Lost {
+                                node: node.clone(),
+                                at,
+                                own: true,
+                            });
+                        }
                         stack.extend(open);
                         stack.extend(
                             drops
@@ -419,9 +542,17 @@ impl Bounded<'_> {
                             // refuting is stale, but one walked for want of a known
                             // refuter may be no part of the disproof.
                             let mated = kept == Some(Some(true)) && refutes;
-                            if self.any_length(m) && (mated || self.near_mates.contains_key(&key)) {
+                            let near = self.near_mates.contains_key(&key);
+                            let open = undecided && !near && kept == Some(None);
+                            if self.any_length(m) && (mated || near || open) {
                                 let at = keep_path(&mut path, &mut walk.kept);
-                                walk.tests.push(Test { key, at, mated });
+                                let far = open.then(|| Box::new(q.clone()));
+                                walk.tests.push(Test {
+                                    key,
+                                    at,
+                                    mated,
+                                    far,
+                                });
                             }
                         }
                         stack.push((k.node(&node.pos), below, refutes, k.gives_back()));
@@ -429,6 +560,7 @@ impl Bounded<'_> {
                 }
             }
         }
+        walk.walked = walked;
         log::debug!(
             "mainline: disproof walk {:?}, {walked} nodes ({on_path} disproven on a path, \
              {returns} returns), {} kept, {unfollowed} disproofs \
@@ -455,6 +587,14 @@ fn keep_path(path: &mut [(Spot, Option<usize>)], kept: &mut Vec<(Spot, Option<us
         p.1 = parent;
     }
     parent.expect("a path holds at least the test's own node")
+}
+
+/// What [`Bounded::settle_undecided`] may still spend on one line.
+pub(crate) struct Recheck {
+    /// Searches, of undecided tests and of nodes not shown refuted.
+    pub searches: usize,
+    /// Nodes the walks of the disproofs may visit.
+    pub walk_nodes: usize,
 }
 
 /// What [`Bounded::settle_near_mates`] makes of a disproof.
@@ -484,9 +624,24 @@ enum WalkEnd {
 /// What [`Bounded::tests_under`] found.
 struct Walk {
     tests: Vec<Test>,
+    /// With undecided tests asked for: nodes whose disproofs the tables no longer hold,
+    /// or that no reply is shown to refute.
+    lost: Vec<Lost>,
     /// The tests' nodes and their ancestors, each with its parent's index.
     kept: Vec<(Spot, Option<usize>)>,
     end: WalkEnd,
+    /// Nodes walked.
+    walked: usize,
+}
+
+/// A node under a disproof whose own disproof is not shown by the tables: lost, or a
+/// defender node none of whose replies is shown to refute.
+struct Lost {
+    node: Node,
+    /// The index in [`Walk::kept`] of the node itself (`own`), whose disproof is
+    /// forgotten before it is searched again, or else of its parent.
+    at: usize,
+    own: bool,
 }
 
 /// A futility test met by [`Bounded::tests_under`].
@@ -497,6 +652,9 @@ struct Test {
     at: usize,
     /// Already known mated: the drop is futile, and the disproof over it stale.
     mated: bool,
+    /// The give-back position of a test left undecided far from a mate, when the walk
+    /// was asked for those too (near ones are in [`Bounded::near_mates`]).
+    far: Option<Box<Position>>,
 }
 
 #[cfg(test)]
