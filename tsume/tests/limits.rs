@@ -324,7 +324,8 @@ fn a_proof_from_higher_up_does_not_count_past_the_length_limit() {
 /// "No mate within n" is kept in the table as a disproof of that reach, so other paths
 /// that reach the same position with no more plies left use it. Here (the defender of
 /// antma-tsume1-1 to move after a pawn move, mating in 7) ruling out a mate within 5
-/// took 3.3 M nodes when each such disproof held for its own path only, and 136 k since.
+/// took 3.3 M nodes when each such disproof held for its own path only, and 136 k since;
+/// 2 930 since an attacker node with one ply left is settled by the mate in one alone.
 #[test]
 fn no_mate_within_the_limit_is_shared_between_paths() {
     let pos = Position::from_sfen("k8/8p/PK7/9/9/9/9/9/9 w 2r2b4g4s4n4l16p 4").unwrap();
@@ -336,6 +337,7 @@ fn no_mate_within_the_limit_is_shared_between_paths() {
     };
     let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
     assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::LengthLimit));
+    assert!(sol.nodes < 20_000, "{} nodes", sol.nodes);
     // The same table, asked without the limit: the disproofs of limited reach must not
     // pass for disproofs, and the mate in 7 is found.
     let sol = s.solve(
@@ -348,4 +350,37 @@ fn no_mate_within_the_limit_is_shared_between_paths() {
         Outcome::Mate(pv) => assert_eq!(pv.len(), 7, "{pv:?}"),
         other => panic!("{other:?}"),
     }
+}
+
+/// An attacker node with one ply left is mated within the limit by a mate in one or not
+/// at all, so the search settles it with that test and does not visit its checks. With a
+/// full hand each such node has dozens of checks: antma-tsume1-1's mate in 7, White
+/// attacking after a handed-over pawn (`tsume/tests/differential.rs` at
+/// `KANJU_DIFF_SCALE=8`), took 159 016 nodes under a 7-ply limit, and 1 553 under a 9-ply
+/// one; 17 774 since. Past the node limit below the answer would be `Unknown(Nodes)`.
+#[test]
+fn the_last_ply_under_a_length_limit_is_the_mate_in_one() {
+    let pos = Position::from_sfen("k8/9/P8/1K7/9/9/9/9/9 w 2r2b4g4s4n4l17p 2").unwrap();
+    let mut s = Solver::new(config(1));
+    let limits = Limits {
+        max_mate_len: Some(7),
+        nodes: Some(60_000),
+        ..Limits::default()
+    };
+    let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    match &sol.outcome {
+        Outcome::Mate(pv) => {
+            assert_eq!(pv.len(), 7, "{pv:?}");
+            replay_checks(&pos, pv);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Five plies are too few: every check is refuted within the limit, and the answer says
+    // so rather than claiming no mate.
+    let limits = Limits {
+        max_mate_len: Some(5),
+        ..limits
+    };
+    let sol = s.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(sol.outcome, Outcome::Unknown(UnknownReason::LengthLimit));
 }
