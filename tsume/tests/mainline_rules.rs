@@ -268,6 +268,21 @@ fn spare_pieces_are_reported() {
     assert_eq!(s.spare_pieces.total(), 1);
 }
 
+/// Among the attacker's equally short mates, one that ends with nothing spare is taken,
+/// under the strict rule too, where the spare pieces decide no length. On a sparse chase
+/// (`scripts/line_consistency.py --open --dense --seed 15`), after G*7a 8a7a, 6c6b and
+/// 7c6b+ both mate in 11 more: 6c6b ends with two golds, a silver and a pawn to spare,
+/// 7c6b+ with nothing. The walk gave 7c6b+ only a reduced test, which ran out, and
+/// printed 6c6b's line, where a fresh solve after 8a7a printed 7c6b+'s.
+#[test]
+fn an_equally_short_mate_without_spare_pieces_is_taken() {
+    let (line, s) = solve("1k7/1l1g1+r3/1sBS1N3/6+R2/9/9/9/9/9 b 3GSPl 1");
+    assert_eq!(line.len(), 13, "{:?}", usi(&line));
+    assert!(s.length_exact);
+    assert_eq!(usi(&line)[..3], ["G*7a", "8a7a", "7c6b+"]);
+    assert!(s.spare_pieces.is_empty(), "{:?}", usi(&line));
+}
+
 /// Two kings face each other on the 9th file with a gold in hand: G*9b and G*8b both mate
 /// in 1, so whichever the line plays, the other is a cook (余詰).
 #[test]

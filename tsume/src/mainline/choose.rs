@@ -68,6 +68,11 @@ pub(crate) struct Chooser<'s, 'a> {
     /// How many plies shorter a defence without spare pieces may be and still be preferred
     /// to the longest defence when that one ends with spare pieces.
     pub spare_gap: i32,
+    /// Weigh the checks a reduced test left open against a first mate with spare pieces
+    /// even where the spare pieces decide no length (the strict rule): only the line's
+    /// end, not its length, changes with them, so the walk of a whole problem saves those
+    /// nodes, and the walk of a line's end again ([`super::tail`]) spends them.
+    pub weigh_open_checks: bool,
     /// Limits of each search the walk starts: the deadline, and nodes per search (a
     /// search that runs out counts as "not shown").
     deadline: Option<Instant>,
@@ -111,6 +116,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
             exact: true,
             spare_rule_used: false,
             spare_gap: 0,
+            weigh_open_checks: false,
             deadline,
             test_nodes,
             failed_tests: 0,
@@ -318,7 +324,7 @@ impl<'s, 'a> Chooser<'s, 'a> {
         // ranked below 2c2b, mated in 5, and the walk printed 6 plies, exact, for 12.
         // Under the strict rule they choose only among equally long defences, and the
         // length stands whichever is taken.
-        if self.spare_gap > 0
+        if (self.spare_gap > 0 || self.weigh_open_checks)
             && first.is_some_and(|f| Self::rank(&f) > 0)
             && !unsure.is_empty()
             && self.may_compare()

@@ -534,8 +534,11 @@ fn refine_here(
         }
     };
 
-    // A walk that ran out of comparison time chose its line's end without them.
-    if tie_break_until.is_some_and(|t| Instant::now() >= t) && !spare_rule {
+    // A line that ends with spare pieces may have an end as long without: a walk that ran
+    // out of comparison time chose its end without comparing, and one that did not gave
+    // the attacker's other checks only a reduced test where the strict rule lets the
+    // spare pieces decide no length.
+    if !spare_rule {
         line = tail::without_spare_end(&mut b, root, line, spare_gap, share(deadline, 0.3));
     }
     // A line not shown exact may take detours its walk's loose bound left room for; cut

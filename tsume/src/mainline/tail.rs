@@ -1,4 +1,4 @@
-//! The end of a line whose walk ran out of comparison time, walked again.
+//! The end of a line that ends with spare pieces, walked again.
 //!
 //! Once its comparisons are out of time, the walk takes the first mate at each attacker
 //! node and the first longest defence, whatever spare pieces their lines leave. Near the
@@ -7,6 +7,13 @@
 //! and the shortcuts ([`super::shortcut`]) leave such a line alone. On Microcosmos a walk
 //! that overran its comparison time ended 1h1g 3i2h, mate with a gold still in hand, where
 //! the composer's 1h1i G*2i uses it.
+//!
+//! A walk in time makes the same slip under the strict rule, where the spare pieces
+//! decide no length: once a mate is in hand, the attacker's other checks get a reduced
+//! test, and one that runs out is not weighed. On a sparse chase
+//! (`1k7/1l1g1+r3/1sBS1N3/6+R2/9/9/9/9/9 b 3GSPl`, after G*7a 8a7a) 6c6b and 7c6b+ both
+//! mate in 11, 6c6b with two golds, a silver and a pawn to spare, 7c6b+ with nothing, and
+//! the walk took 6c6b. Here those checks are weighed with a share of a full test's nodes.
 //!
 //! So from the last attacker node backwards, the rest of the line is walked again with
 //! comparisons, at its own length as the bound, until one such walk ends with no spare
@@ -50,6 +57,7 @@ pub(crate) fn without_spare_end(
         let len = line.len() - k;
         let mut ch = Chooser::new(b, None, deadline, Some(TEST_NODES));
         ch.spare_gap = spare_gap;
+        ch.weigh_open_checks = true;
         let Some(end) = ch.line(&positions[k], len as i32) else {
             break;
         };
