@@ -442,24 +442,14 @@ impl<'a> Searcher<'a> {
             };
         }
 
-        // A new attacker node first tries the mate in one (unless its parent already did),
-        // on the checks its expansion generates anyway.
-        let mate1 = or_node && leaf && me.flags & MATE1_TESTED == 0;
-        let start = self.scratch.children.len();
-        if let Some(m) = self.expand(pos, depth, or_node, key, hand, mate1) {
-            let r = results::mate1_result(attacker, pos, m);
-            self.store_terminal(key, &r, md, me, parent);
-            return r;
-        }
-        let end = self.scratch.children.len();
         // With one ply left, an attacker node is mated within the limit by a mate in one or
-        // not at all, and that is decided here: by the test just run, its parent's, or
-        // else one now. Searching each check instead, to see its replies reach the limit,
-        // visits every check twice; with a full hand that is hundreds of nodes for one
-        // "no", repeated under every node two plies above the limit (a differential case
-        // of a mate in 7 took 159 016 nodes under `max_mate_len` 7, 1 553 under 9).
-        if or_node && start != end && sh.plies_left(depth) == 1 {
-            let tested = mate1 || me.flags & MATE1_TESTED != 0;
+        // not at all: its parent's test, or one now, decides it before any expansion.
+        // Searching each check instead, to see its replies reach the limit, visits every
+        // check twice; with a full hand that is hundreds of nodes for one "no", repeated
+        // under every node two plies above the limit (a differential case of a mate in 7
+        // took 159 016 nodes under `max_mate_len` 7, 1 553 under 9).
+        if or_node && sh.plies_left(depth) == 1 {
+            let tested = me.flags & MATE1_TESTED != 0;
             let r = match (!tested).then(|| pos.mate_in_1()).flatten() {
                 Some(m) => results::mate1_result(attacker, pos, m),
                 // Sound for the hands this one dominates: fewer drops give no new check,
@@ -473,10 +463,20 @@ impl<'a> Searcher<'a> {
                     amount: me.amount.max(1),
                 },
             };
-            self.scratch.children.truncate(start);
             self.store_terminal(key, &r, md, me, parent);
             return r;
         }
+
+        // A new attacker node first tries the mate in one (unless its parent already did),
+        // on the checks its expansion generates anyway.
+        let mate1 = or_node && leaf && me.flags & MATE1_TESTED == 0;
+        let start = self.scratch.children.len();
+        if let Some(m) = self.expand(pos, depth, or_node, key, hand, mate1) {
+            let r = results::mate1_result(attacker, pos, m);
+            self.store_terminal(key, &r, md, me, parent);
+            return r;
+        }
+        let end = self.scratch.children.len();
         if start == end {
             // No check to give, or no evasion: the node is decided here.
             let r = if or_node {
