@@ -34,7 +34,7 @@
 
 use super::repetition::Path;
 use super::tables::{Map, Spot};
-use super::{Bounded, Kind, Node, GIVE_BACK_NODES, NEVER};
+use super::{Bounded, Kind, Node, Val, GIVE_BACK_NODES, NEVER};
 use crate::mainline::known::Known;
 use crate::mainline::solver::{Hint, Mated};
 use kanju_engine::{Hand, Position};
@@ -263,16 +263,26 @@ impl Bounded<'_> {
             }
             budget.searches -= 1;
             searched += 1;
-            if *own {
-                self.forget_disproof_at(&walk.kept[*at].0);
-            }
+            let spot = &walk.kept[*at].0;
+            // The node's own disproof goes, or the search would only read it back.
+            let forgotten = if *own {
+                self.forget_disproof_at(spot)
+            } else {
+                None
+            };
             let (deadline, limit) = (self.deadline, self.node_limit);
             self.set_limits(deadline, Some(FAR_NODES));
             let v = self.prove(node);
             (self.deadline, self.node_limit) = (deadline, limit);
-            if v == Some(true) {
-                stale += 1;
-                void.push(*at);
+            match (v, forgotten) {
+                (Some(true), _) => {
+                    stale += 1;
+                    void.push(*at);
+                }
+                // Undecided, the disproof stands as before, as an undecided futility
+                // test does; forgotten, the next step would have to find it again.
+                (None, Some(bound)) => self.store_at(spot, Val::disproven(bound, spot.hand), 1),
+                _ => {}
             }
         }
         self.forget_paths(&walk, &void);

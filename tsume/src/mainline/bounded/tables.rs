@@ -323,19 +323,20 @@ impl Bounded<'_> {
 
     /// Forgets what the tables hold of the node at `s` but its proofs: a drop under it
     /// has turned out futile, and its disproof may have counted the drop a defence. A
-    /// drop found futile takes a defence away, so what was proven stays proven.
-    pub(super) fn forget_disproof_at(&mut self, s: &Spot) {
+    /// drop found futile takes a defence away, so what was proven stays proven. Returns
+    /// the bound of the disproof forgotten for the node's very hand, if one was kept.
+    pub(super) fn forget_disproof_at(&mut self, s: &Spot) -> Option<i32> {
         self.work.remove(Self::work_key(s));
         if matches!(s.kind, Kind::Interpose { .. }) {
-            return;
+            return None;
         }
         let i = self.known.shard_of(s.board_key);
-        let Some(set) = self.known.get_mut(s.board_key) else {
-            return;
-        };
+        let set = self.known.get_mut(s.board_key)?;
         let before = set.heap_bytes();
+        let mut forgotten = None;
         for k in set.as_mut_slice() {
-            if k.hand == s.hand {
+            if k.hand == s.hand && k.disproven >= 0 {
+                forgotten = Some(k.disproven);
                 k.disproven = -1;
             }
         }
@@ -345,6 +346,7 @@ impl Bounded<'_> {
         if empty {
             self.known.remove(s.board_key);
         }
+        forgotten
     }
 
     /// Records that `pos` is mated within `len` (shown by a proof tree outside this search).
@@ -387,14 +389,16 @@ mod tests {
         b.store_at(&spot(1, gold, 11), Val::proven(11, gold), 1);
         b.store_at(&spot(1, two, 9), Val::disproven(7, two), 1);
         b.store_at(&spot(2, gold, 5), Val::open(3, 4), 1);
-        b.forget_disproof_at(&spot(1, gold, 9));
-        b.forget_disproof_at(&spot(2, gold, 5));
+        // What was forgotten is told, so that a search that then runs out can put it back.
+        assert_eq!(b.forget_disproof_at(&spot(1, gold, 9)), Some(9));
+        assert_eq!(b.forget_disproof_at(&spot(1, gold, 9)), None);
+        assert_eq!(b.forget_disproof_at(&spot(2, gold, 5)), None);
         // The two-gold disproof still covers the one-gold hand, at its own bound.
         assert_eq!(b.known_vals_at(1, gold).1.len, 7);
         assert_eq!(b.known_vals_at(1, two).1.len, 7);
         assert_eq!(b.known_vals_at(1, gold).0.len, 11);
         assert!(b.stored(&spot(2, gold, 5)).is_none());
-        b.forget_disproof_at(&spot(1, two, 9));
+        assert_eq!(b.forget_disproof_at(&spot(1, two, 9)), Some(7));
         assert_eq!(b.known_vals_at(1, gold).1.len, -1);
     }
 
