@@ -32,13 +32,16 @@ const ROOTS: usize = 500;
 /// 4a4d+ 2d2c (see `mainline_rules.rs`' classical-convention tests), the third 6 for 2
 /// after L*3h (the near-mate test there), the fourth 13 for 11 (the test there of a drop
 /// counted effective on an undecided test), the fifth 7 for 5 after 4 plies (the test
-/// there of a defence shown longest on a disproof gone stale).
-const FOUND: [&str; 5] = [
+/// there of a defence shown longest on a disproof gone stale), the sixth (a dense open
+/// chase) 9 for 7, exact, where after 5a6b 6c5d the position came out 5 for the line's 7
+/// (the test there of the root's disproof resting on an undecided test).
+const FOUND: [&str; 6] = [
     "9/3R1L2L/7k1/9/9/9/9/9/9 b RP 1",
     "4sR2s/9/9/7k1/5+R3/9/9/9/9 b s 1",
     "6k1B/9/9/9/9/4+B+R3/9/9/9 b Lg 1",
     "5k3/9/5B3/3+R5/4g+r3/3+B5/9/9/9 b g 1",
     "5k3/9/9/7p+R/7+RG/9/9/9/9 b SLp 1",
+    "2+R1+Rlg2/9/3kg1N1+B/9/9/9/9/9/9 b GSNs 1",
 ];
 
 #[test]

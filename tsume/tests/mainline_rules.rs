@@ -422,6 +422,27 @@ fn a_defence_shown_longest_on_a_stale_disproof_is_shown_again() {
     assert!(s.spare_pieces.is_empty());
 }
 
+/// The root's length is exact because a mate two plies shorter is disproven, and that
+/// disproof can rest on a futility test left undecided far from a mate. Here (a dense
+/// open chase from `scripts/line_consistency.py`) 5a6b has the one reply 6c5d, and then
+/// 7a7d mates in 5: the interposition S*6d, taken by the other dragon (6b6d) and given
+/// back, is mated in 32, so the drop is futile, and 5c6d 7d6d 5d4c S*3d follows, with
+/// two golds and a knight to spare. Its test stopped undecided, S*6d counted as a
+/// defence, and the line was 9 plies (N*6f instead of 7a7d), marked exact, where a solve
+/// from two plies in said 5, exact. The root's disproof is now walked for such tests too,
+/// as the line's defences' are.
+#[test]
+fn the_roots_disproof_is_checked_for_undecided_tests() {
+    let (line, s) = solve_with(
+        "2+R1+Rlg2/9/3kg1N1+B/9/9/9/9/9/9 b GSNs 1",
+        SpareRule::Classical,
+        32,
+    );
+    assert_eq!(line.len(), 7, "{:?}", usi(&line));
+    assert_eq!(usi(&line)[..3], ["5a6b", "6c5d", "7a7d"]);
+    assert!(s.length_exact);
+}
+
 /// Under the classical convention a defence ranks by whether its line ends with spare
 /// pieces, so every check as short as the attacker's first mate must be weighed for them,
 /// or the defence is misranked and the length is wrong. A sparse chase, after 6b6c: 2c3d

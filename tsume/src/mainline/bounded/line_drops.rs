@@ -92,8 +92,12 @@ impl Bounded<'_> {
     /// position is mated, or on a disproof voided since, and the walk then took a
     /// defence that is not longest. From the end of the line up, as the disproofs there
     /// are small, until [`LINE_DEFENCE_SEARCHES`] searches or [`LINE_DEFENCE_WALK`]
-    /// walked nodes are spent. Returns how many were voided. `done` holds the give-back
-    /// positions' keys searched already, and takes the ones searched here.
+    /// walked nodes are spent. Last the root's own disproof of a mate two plies shorter
+    /// than the line, the one that shows its length exact, within what is left: a
+    /// defence the only reply has no disproof of its own to check, and the attacker's
+    /// shorter mates below it are refuted only there. Returns how many were voided.
+    /// `done` holds the give-back positions' keys searched already, and takes the ones
+    /// searched here.
     pub fn recheck_line_defences(
         &mut self,
         root: &Position,
@@ -125,6 +129,23 @@ impl Bounded<'_> {
                 );
                 voided += 1;
             }
+        }
+        // Session 78: `2+R1+Rlg2/9/3kg1N1+B/9/9/9/9/9/9 b GSNs 1` (classical rules) was
+        // printed 9 plies, exact. After 5a6b the only reply 6c5d is mated in 5 by 7a7d,
+        // whose interposition S*6d, taken by 6b6d and given back, is mated in 32; that
+        // test stopped undecided far from a mate, and the disproof of a mate within 7
+        // stood on it.
+        let n = line.len() as i32 - 2;
+        if voided == 0
+            && n >= 1
+            && self.disproven_bound(root) >= n
+            && budget.searches > 0
+            && budget.walk_nodes > 0
+            && !self.past_deadline()
+            && self.settle_undecided(root, n, done, &mut budget)
+        {
+            log::debug!("mainline: the root's disproof within {n} did not stand");
+            voided += 1;
         }
         voided
     }
