@@ -443,45 +443,6 @@ fn the_roots_disproof_is_checked_for_undecided_tests() {
     assert!(s.length_exact);
 }
 
-/// A length is not shown exact over a drop counted as a defence on a futility test its
-/// searches left undecided. Here (a dense open chase after B*2c, classical rules) the
-/// defender is mated in 6 with a gold, two silvers and a lance to spare: the
-/// interposition N*3b is futile, its give-back position mated. With 300 000 nodes that
-/// test stays undecided, N*3b counts as a defence, and its 8-ply line with nothing spare
-/// outranks the 6-ply one; it was printed marked exact.
-#[test]
-fn a_line_over_an_undecided_drop_is_not_shown_exact() {
-    let sfen = "1+RBl1k3/1s+r6/2sN1p1B1/6+P2/9/9/9/9/9 w 2G2S2np 2";
-    let pos = Position::from_sfen(sfen).unwrap();
-    let mut solver = Solver::new(Config {
-        threads: 1,
-        hash_mb: 64,
-        progress_interval: Duration::ZERO,
-        spare_rule: SpareRule::Classical,
-        futile_rule: FutileRule::AnyLength,
-        ..Config::default()
-    });
-    let mut solve = |nodes| {
-        solver.clear();
-        let limits = Limits {
-            time: Some(Duration::from_secs(300)),
-            nodes,
-            root: RootMode::DefenderIfInCheck,
-            ..Limits::default()
-        };
-        let s = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
-        let Outcome::Mate(line) = &s.outcome else {
-            panic!("expected a mate, got {:?}", s.outcome);
-        };
-        (usi(line), s.length_exact)
-    };
-    let (line, exact) = solve(None);
-    assert_eq!(line.len(), 6, "{line:?}");
-    assert!(exact);
-    let (line, exact) = solve(Some(300_000));
-    assert!(!exact || line.len() == 6, "{line:?} marked exact");
-}
-
 /// Under the classical convention a defence ranks by whether its line ends with spare
 /// pieces, so every check as short as the attacker's first mate must be weighed for them,
 /// or the defence is misranked and the length is wrong. A sparse chase, after 6b6c: 2c3d

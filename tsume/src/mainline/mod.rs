@@ -657,18 +657,6 @@ fn refine_here(
     if !exact && !spare_rule && line != walked {
         line = shortened(&mut b, root, line, share(deadline, 0.5), started);
     }
-    // A drop on the line counted as a defence on a test its searches left undecided: the
-    // length is exact under the rule as written, but not shown under the rule the test
-    // stands for. (Session 78: after `1+RBl1k3/1s+r6/2sN1p3/6+P2/9/9/9/9/9 b B2G2S2np 1
-    // moves B*2c`, classical rules, 300 000 nodes printed 8 plies, exact, over N*3b, whose
-    // test is decided futile with more nodes; the problem is 6.)
-    if exact {
-        let undecided = b.line_drops_undecided(root, &line);
-        if undecided > 0 {
-            exact = false;
-            dbg_line!("mainline: {undecided} drops on the line rest on undecided tests");
-        }
-    }
     dbg_line!(
         "mainline: line {} exact {exact} ({:?}, {} nodes, {} returns cut, {} futility tests \
          undecided, {} give-back searches here in {:?})",

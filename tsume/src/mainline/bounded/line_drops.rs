@@ -85,29 +85,6 @@ impl Bounded<'_> {
         found
     }
 
-    /// How many of the interposing drops the defender plays on `line` from `root` count
-    /// as effective on a futility test still undecided. The line's length holds under the
-    /// rule as written (an undecided test counts the drop as a defence), but not
-    /// necessarily under the rule the test stands for: decided, the test may show the
-    /// drop futile, and the line another.
-    pub fn line_drops_undecided(&mut self, root: &Position, line: &[Move]) -> usize {
-        if self.mate_search.is_none() {
-            return 0;
-        }
-        let mut undecided = 0;
-        let mut pos = root.clone();
-        for &m in line {
-            let after = pos.play(m);
-            if pos.side_to_move() != self.attacker
-                && !self.undecided_give_backs(&pos, m, &after).is_empty()
-            {
-                undecided += 1;
-            }
-            pos = after;
-        }
-        undecided
-    }
-
     /// The disproofs that make the line's defences longest, checked
     /// ([`Bounded::settle_undecided`]): at each defender node of `line` from `root`, `r`
     /// plies from its end, the defence played is longest because it is shown not mated
