@@ -11,6 +11,12 @@
 //! garbage in one of 2 M took 38 ms), pauses in which the search checks neither its
 //! deadline nor its stop flag; shards of at most [`SHARD_SLOTS`] take about 20 ms each,
 //! one at a time.
+//!
+//! The shard count need not be a power of two, so that a budget of any size is used
+//! nearly whole: a power-of-two map left up to half of it idle (at a `USI_Hash` of 3000
+//! MiB each map took 256 of its 375 MiB). The hash times the count picks the shard in its
+//! high word and the slot in the top bits of its low word, which for a power-of-two count
+//! are the bits the shard's left.
 
 /// Marks an empty slot.
 const EMPTY: u64 = 0;
@@ -24,7 +30,7 @@ const SHARD_SLOTS: usize = 1 << 20;
 /// The most shards a map has.
 const MAX_SHARDS: usize = 64;
 
-/// The key's hash, whose top bits pick a shard and then a slot.
+/// The key's hash, which picks a shard and then a slot (see [`KeyMap::shard_of`]).
 #[inline(always)]
 fn fibonacci(key: u64) -> u64 {
     key.wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -40,18 +46,18 @@ struct Slot<V> {
 /// so that no collection scans more than one shard.
 pub(crate) struct Shard<V> {
     slots: Vec<Slot<V>>,
-    /// The hash bits that pick the shard, which the slot's bits follow.
-    shard_bits: u32,
+    /// The map's shard count, whose product with the hash picks the slot in its low word.
+    shards: u64,
     len: usize,
     max_slots: usize,
 }
 
 impl<V: Default> Shard<V> {
     /// A shard that grows up to `max_slots`, a power of two.
-    fn new(max_slots: usize, shard_bits: u32) -> Shard<V> {
+    fn new(max_slots: usize, shards: usize) -> Shard<V> {
         Shard {
             slots: Self::empty_slots(INITIAL_SLOTS.min(max_slots)),
-            shard_bits,
+            shards: shards as u64,
             len: 0,
             max_slots,
         }
@@ -84,10 +90,11 @@ impl<V: Default> Shard<V> {
 
     #[inline]
     fn home(&self, key: u64) -> usize {
-        // Fibonacci hashing: the top bits of the product, whatever bits the key varies in,
-        // after those that picked the shard.
+        // Fibonacci hashing: the top bits of the product, whatever bits the key varies in.
+        // The shard was picked by what the count carries out of the low word, which is
+        // the hash's fraction of a shard, and the slot is that fraction's top bits.
         let bits = self.slots.len().trailing_zeros();
-        ((fibonacci(key) << self.shard_bits) >> (64 - bits)) as usize
+        (fibonacci(key).wrapping_mul(self.shards) >> (64 - bits)) as usize
     }
 
     fn find(&self, key: u64) -> Option<usize> {
@@ -231,16 +238,13 @@ impl<V: Default> Shard<V> {
 /// Open-addressing map from `u64` keys to `V`, in shards.
 pub(crate) struct KeyMap<V> {
     shards: Vec<Shard<V>>,
-    /// The shard count's base-2 logarithm.
-    shard_bits: u32,
 }
 
 impl<V: Default> Default for KeyMap<V> {
     /// One array, with no budget.
     fn default() -> Self {
         KeyMap {
-            shards: vec![Shard::new(1 << (usize::BITS - 2), 0)],
-            shard_bits: 0,
+            shards: vec![Shard::new(1 << (usize::BITS - 2), 1)],
         }
     }
 }
@@ -250,30 +254,37 @@ impl<V: Default> KeyMap<V> {
     /// size).
     pub fn with_budget(bytes: usize) -> KeyMap<V> {
         let fit = (bytes / std::mem::size_of::<Slot<V>>()).max(INITIAL_SLOTS);
-        let max_slots = if fit.is_power_of_two() {
-            fit
-        } else {
-            fit.next_power_of_two() / 2
-        };
         // Small maps keep one array: shards of a few thousand slots would fill unevenly,
         // and one would pass three quarters while the map is at five eighths.
-        let shards = (max_slots / SHARD_SLOTS).clamp(1, MAX_SHARDS);
-        let shard_bits = shards.trailing_zeros();
+        let (shards, per_shard) = if fit < 2 * SHARD_SLOTS {
+            let slots = if fit.is_power_of_two() {
+                fit
+            } else {
+                fit.next_power_of_two() / 2
+            };
+            (1, slots)
+        } else {
+            // Shards of `SHARD_SLOTS`, or of the least power of two that keeps them to
+            // `MAX_SHARDS`; then as many as the budget holds, which leaves less than one
+            // shard of it unused.
+            let per_shard = fit
+                .div_ceil(MAX_SHARDS)
+                .next_power_of_two()
+                .max(SHARD_SLOTS);
+            (fit / per_shard, per_shard)
+        };
         KeyMap {
-            shards: (0..shards)
-                .map(|_| Shard::new(max_slots / shards, shard_bits))
-                .collect(),
-            shard_bits,
+            shards: (0..shards).map(|_| Shard::new(per_shard, shards)).collect(),
         }
     }
 
     /// Which shard holds `key`, from 0 to [`Self::shard_count`] less one.
     #[inline(always)]
     pub fn shard_of(&self, key: u64) -> usize {
-        match self.shard_bits {
-            0 => 0,
-            b => (fibonacci(Shard::<V>::stored_key(key)) >> (64 - b)) as usize,
-        }
+        // The high word of the hash times the count: the hash as a fraction of one, times
+        // the count (Lemire's multiply-shift range reduction), with no division.
+        let h = fibonacci(Shard::<V>::stored_key(key)) as u128;
+        ((h * self.shards.len() as u128) >> 64) as usize
     }
 
     /// The shard that holds `key`.
@@ -353,13 +364,18 @@ mod tests {
     use std::collections::HashMap;
 
     /// Random inserts, updates and removals agree with a `HashMap`, through several
-    /// doublings of each of four shards. A small array half full has long runs, so
-    /// removals shift entries back, some of them around the array's end.
+    /// doublings of each of four shards, or of three. A small array half full has long
+    /// runs, so removals shift entries back, some of them around the array's end.
     #[test]
     fn agrees_with_a_hash_map() {
+        agrees_with_a_hash_map_in(4);
+        agrees_with_a_hash_map_in(3);
+    }
+
+    fn agrees_with_a_hash_map_in(shards: usize) {
         let slot = std::mem::size_of::<Slot<u32>>();
-        let mut map: KeyMap<u32> = KeyMap::with_budget(slot * 4 * SHARD_SLOTS);
-        assert_eq!(map.shards.len(), 4);
+        let mut map: KeyMap<u32> = KeyMap::with_budget(slot * shards * SHARD_SLOTS + slot);
+        assert_eq!(map.shards.len(), shards);
         let mut reference = HashMap::new();
         let mut x = 0x2545_f491_4f6c_dd1du64;
         for step in 0..200_000u32 {
@@ -409,6 +425,33 @@ mod tests {
         assert_eq!((map.len(), map.get(0)), (total - in_shard, None));
         map.shards.iter_mut().for_each(Shard::clear);
         assert_eq!(map.len(), 0);
+    }
+
+    /// A budget between powers of two is taken in shards of [`SHARD_SLOTS`], as many as
+    /// it holds, or in at most [`MAX_SHARDS`] of a larger power of two; every shard gets
+    /// a fair part of the keys.
+    #[test]
+    fn a_budget_between_powers_of_two_is_used() {
+        let slot = std::mem::size_of::<Slot<u64>>();
+        let map: KeyMap<u64> = KeyMap::with_budget(slot * SHARD_SLOTS * 23 / 2);
+        assert_eq!(
+            (map.shard_count(), map.max_bytes()),
+            (11, slot * SHARD_SLOTS * 11)
+        );
+        let map: KeyMap<u64> = KeyMap::with_budget(slot * SHARD_SLOTS * 100);
+        assert_eq!(
+            (map.shard_count(), map.max_bytes()),
+            (50, slot * SHARD_SLOTS * 100)
+        );
+        let mut count = [0u32; 11];
+        let map: KeyMap<u64> = KeyMap::with_budget(slot * SHARD_SLOTS * 11);
+        for k in 0..110_000u64 {
+            count[map.shard_of(k)] += 1;
+        }
+        assert!(
+            count.iter().all(|&c| (9_500..10_500).contains(&c)),
+            "{count:?}"
+        );
     }
 
     /// The array stops doubling at its budget and reports five eighths of it as the

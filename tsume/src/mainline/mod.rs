@@ -65,9 +65,9 @@ pub(crate) fn table_mb(hash_mb: usize) -> usize {
 }
 
 /// The main-line search's part of a budget of `hash_mb` MiB, in bytes: a quarter for its
-/// two maps, whose arrays take a power of two each, and a sixteenth beyond it, half for
-/// what they keep outside those arrays and half for the walk of a disproof
-/// (`Bounded::new`), less the df-pn table's filter (at most a sixty-fourth of the table).
+/// two maps' arrays and a sixteenth beyond it, for what they keep outside those arrays
+/// and for the walk of a disproof (`Bounded::new`), less the df-pn table's filter (at
+/// most a sixty-fourth of the table).
 pub(crate) fn mainline_bytes(hash_mb: usize) -> usize {
     let share = (hash_mb / 4 + hash_mb / 16).max(1).saturating_mul(1 << 20);
     share.saturating_sub(Table::filter_bytes(table_mb(hash_mb)))

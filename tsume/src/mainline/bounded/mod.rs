@@ -256,6 +256,19 @@ impl Drop for Bounded<'_> {
     }
 }
 
+/// The budget of each of the two maps out of the main line's `memory_bytes`: five
+/// twelfths, or the largest power of two within half, whichever is more. Of the share
+/// `mainline_bytes` gives, five twelfths is a little over the eighth of the hash meant
+/// for each map, so the df-pn table's filter, charged to the share, costs them no shard;
+/// at a power-of-two hash the arrays take that eighth exactly. The power of two is what a
+/// map took when its arrays could only be powers of two, which it keeps where that is
+/// more (a small budget, held in one array).
+pub(super) fn map_bytes(memory_bytes: usize) -> usize {
+    let half = memory_bytes / 2;
+    let power = if half == 0 { 0 } else { 1 << half.ilog2() };
+    (memory_bytes / 12 * 5).max(power)
+}
+
 impl<'a> Bounded<'a> {
     pub fn new(
         attacker: Color,
@@ -264,12 +277,11 @@ impl<'a> Bounded<'a> {
         hints: Hints<'a>,
         memory_bytes: usize,
     ) -> Bounded<'a> {
-        let known = KeyMap::with_budget(memory_bytes / 2);
-        let work = KeyMap::with_budget(memory_bytes / 2);
-        // The maps' arrays are powers of two, so the budget keeps a remainder beside them
-        // (the main line is given one on purpose, `mainline_bytes`). Less the walk's
-        // share (`near::walk_cap`): three quarters for the vectors of boards with several
-        // hands, a quarter for the give-back verdicts.
+        let known = KeyMap::with_budget(map_bytes(memory_bytes));
+        let work = KeyMap::with_budget(map_bytes(memory_bytes));
+        // What the maps leave, less the walk's share (`near::walk_cap`): three quarters
+        // for the vectors of boards with several hands, a quarter for the give-back
+        // verdicts.
         let walk_cap = near::walk_cap(memory_bytes);
         let outside = memory_bytes
             .saturating_sub(known.max_bytes() + work.max_bytes())

@@ -684,25 +684,42 @@ mod tests {
     }
 
     /// The walk's share of the main line's memory lies beside the maps' arrays, within
-    /// the budget, at every power-of-two USI_Hash from 32 MiB to 64 GiB (below, the
-    /// floor of [`MIN_WALK_NODES`] passes it by a megabyte at most); at the judge's 4 GiB
-    /// it holds the 3.8 million nodes of Zuko 4's whole walk.
+    /// the budget, at USI_Hash sizes from 32 MiB to 64 GiB, powers of two or not (below,
+    /// the floor of [`MIN_WALK_NODES`] passes it by a megabyte at most); at the judge's 4
+    /// GiB it holds the 3.8 million nodes of Zuko 4's whole walk. The maps take an
+    /// eighth of the hash each at a power of two, and nearly that at the sizes between.
     #[test]
     fn the_walk_fits_beside_the_maps() {
+        use crate::mainline::bounded::{map_bytes, tables::Work};
         use crate::mainline::key_map::KeyMap;
         use crate::mainline::known::KnownSet;
-        for hash_mb in (5..=16).map(|b| 1usize << b) {
+        let powers = (5..=16).map(|b| 1usize << b);
+        let others = [48, 100, 1000, 3000, 6000, 10_000, 24_000, 50_000];
+        for hash_mb in powers.chain(others) {
             let memory = crate::mainline::mainline_bytes(hash_mb);
-            let maps = KeyMap::<KnownSet>::with_budget(memory / 2).max_bytes()
-                + KeyMap::<crate::mainline::bounded::tables::Work>::with_budget(memory / 2)
-                    .max_bytes();
+            let known = KeyMap::<KnownSet>::with_budget(map_bytes(memory)).max_bytes();
+            let work = KeyMap::<Work>::with_budget(map_bytes(memory)).max_bytes();
             let walk = walk_cap(memory) * WALK_NODE_BYTES;
             assert!(
-                maps + walk <= memory,
-                "{hash_mb} MiB: {maps} + {walk} > {memory}"
+                known + work + walk <= memory,
+                "{hash_mb} MiB: {known} + {work} + {walk} > {memory}"
             );
+            let eighth = (hash_mb << 20) / 8;
+            if hash_mb.is_power_of_two() {
+                assert!(known >= eighth && work >= eighth, "{hash_mb} MiB");
+            } else if hash_mb >= 1000 {
+                // Less than one shard short: 32 MiB, or a thirty-second of the map.
+                let short = (eighth / 32).max(32 << 20);
+                assert!(known + short >= eighth, "{hash_mb} MiB: {known}");
+            }
         }
-        assert!(walk_cap(crate::mainline::mainline_bytes(4096)) > 3_800_000);
+        // The judge's 4 GiB: the maps as they were when their arrays were powers of two.
+        let memory = crate::mainline::mainline_bytes(4096);
+        assert_eq!(
+            KeyMap::<KnownSet>::with_budget(map_bytes(memory)).max_bytes(),
+            512 << 20
+        );
+        assert!(walk_cap(memory) > 3_800_000);
     }
 
     /// Tests under one node share its ancestors in the trail, each kept once.
