@@ -119,7 +119,7 @@ impl Bounded<'_> {
             if pos.side_to_move() == self.attacker || n < 1 || self.disproven_bound(after) < n {
                 continue;
             }
-            if budget.searches == 0 || budget.walk_nodes == 0 || self.past_deadline() {
+            if !budget.left() || self.past_deadline() {
                 break;
             }
             if self.settle_undecided(after, n, done, &mut budget) {
@@ -139,8 +139,7 @@ impl Bounded<'_> {
         if voided == 0
             && n >= 1
             && self.disproven_bound(root) >= n
-            && budget.searches > 0
-            && budget.walk_nodes > 0
+            && budget.left()
             && !self.past_deadline()
             && self.settle_undecided(root, n, done, &mut budget)
         {

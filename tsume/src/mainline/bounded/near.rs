@@ -607,6 +607,13 @@ pub(crate) struct Recheck {
     pub walk_nodes: usize,
 }
 
+impl Recheck {
+    /// Whether another disproof may be walked and searched.
+    pub fn left(&self) -> bool {
+        self.searches > 0 && self.walk_nodes > 0
+    }
+}
+
 /// What [`Bounded::settle_near_mates`] makes of a disproof.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum NearMates {
