@@ -115,6 +115,7 @@ fn solve_accepts_the_words_of_an_sfen_and_prefixes() {
     assert!(v["kifu"][1].as_str().unwrap().starts_with('△'));
     assert!(v["cooks"].is_array());
     assert!(v["cooks_undecided"].is_array());
+    assert_eq!(v["undecided_drops"], serde_json::json!([]));
     // Every ply of the line was looked at for cooks.
     assert_eq!(v["cooks_checked_plies"], 3);
     assert_eq!(v["cooks_checked_last_plies"], 0);
@@ -127,6 +128,50 @@ fn solve_accepts_the_words_of_an_sfen_and_prefixes() {
     ]);
     let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["moves"][0], "G*5b");
+}
+
+/// An interposition the line plays as a defence only because its futility test was not
+/// decided is named, in the text and in the JSON (see `mainline_rules.rs`,
+/// `a_drop_counted_on_an_undecided_test_is_reported`).
+#[test]
+fn solve_names_drops_counted_on_undecided_tests() {
+    let args = |json: bool| {
+        let mut a = vec![
+            "solve",
+            "1+RBl1k3/1s+r6/2sN1p3/6+P2/9/9/9/9/9 b B2G2S2np 1 moves B*2c",
+            "--nodes",
+            "300000",
+            "--hash",
+            "64",
+            "--threads",
+            "1",
+            "--spare-rule",
+            "classical",
+            "--futile-rule",
+            "any-length",
+            "--time",
+            "300s",
+            "--quiet",
+        ];
+        if json {
+            a.push("--json");
+        }
+        kanju(&a)
+    };
+    let o = args(true);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["length"], 8);
+    let drops = v["undecided_drops"].as_array().unwrap();
+    assert_eq!(drops.len(), 1, "{v}");
+    assert_eq!(drops[0]["ply"], 1);
+    assert_eq!(drops[0]["move"], "N*3b");
+    assert_eq!(drops[0]["kifu"], "△３二桂");
+    let out = stdout(&args(false));
+    assert!(
+        out.contains("無駄合:    ply 1: △３二桂 (N*3b) counted as a defence"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -195,6 +195,12 @@ pub struct Solution {
     /// alternatives were looked at too (with several threads, searches work up from the
     /// end while the first works down); 0 otherwise.
     pub cooks_checked_last_plies: usize,
+    /// Ply indices (0 = root) of the main line's interposing drops that the defender
+    /// plays only because their futility tests (無駄合) were not decided within the
+    /// limits: each is counted as an effective interposition, and the length, exact or
+    /// not, rests on that. Under [`FutileRule::SameLength`] the tests are decided with the
+    /// line, and this is empty.
+    pub undecided_drops: Vec<usize>,
     /// Pieces the attacker still holds at the end of the main line (駒余り).
     pub spare_pieces: Hand,
     /// Nodes searched.

@@ -216,6 +216,7 @@ pub(crate) fn solve(
         cooks_undecided: Vec::new(),
         cooks_checked_plies: 0,
         cooks_checked_last_plies: 0,
+        undecided_drops: Vec::new(),
         spare_pieces: Hand::EMPTY,
         nodes,
         elapsed: start.elapsed(),
@@ -381,9 +382,15 @@ pub(crate) fn solve(
             } else {
                 None
             };
-            let (line, length_exact, length_bound, cooks) = main
-                .map_or((line, false, None, Default::default()), |m| {
-                    (m.line, m.exact, Some(m.bound as u32), m.cooks)
+            let (line, length_exact, length_bound, cooks, undecided_drops) =
+                main.map_or((line, false, None, Default::default(), Vec::new()), |m| {
+                    (
+                        m.line,
+                        m.exact,
+                        Some(m.bound as u32),
+                        m.cooks,
+                        m.undecided_drops,
+                    )
                 });
             // Every node of the main line, its df-pn searches' included, went to the budget,
             // also where no line came of them.
@@ -399,6 +406,7 @@ pub(crate) fn solve(
                 cooks_undecided: cooks.undecided,
                 cooks_checked_plies: cooks.checked_plies,
                 cooks_checked_last_plies: cooks.checked_last_plies,
+                undecided_drops,
                 spare_pieces: end.hand(attacker),
                 nodes,
                 elapsed: start.elapsed(),

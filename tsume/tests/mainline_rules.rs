@@ -420,6 +420,50 @@ fn a_defence_shown_longest_on_a_stale_disproof_is_shown_again() {
     assert_eq!(usi(&line)[..4], ["2e4e", "4a5a", "4e5d", "P*5b"]);
     assert!(s.length_exact);
     assert!(s.spare_pieces.is_empty());
+    // P*5b is a defence because its futility test is undecided, and the answer says so.
+    assert_eq!(s.undecided_drops, [3]);
+}
+
+/// A drop the line plays as a defence only because its futility test is undecided is
+/// reported, since the length rests on it. A dense open chase of
+/// `scripts/line_consistency.py`, the defender to move: under a 300 000-node limit the
+/// interposition N*3b's test stops undecided, and the line is 8 plies (N*3b G*5a 4a3a
+/// S*2b 3a2b S*3c 2b1a G*1b) with nothing to spare, which under the classical convention
+/// outranks the 6-ply line with pieces to spare. Given the nodes, the test finds N*3b
+/// futile (its give-back position is mated), and the line is 6 plies with no such drop.
+#[test]
+fn a_drop_counted_on_an_undecided_test_is_reported() {
+    let before = Position::from_sfen("1+RBl1k3/1s+r6/2sN1p3/6+P2/9/9/9/9/9 b B2G2S2np 1").unwrap();
+    let pos = before.play(before.parse_usi_move("B*2c").unwrap());
+    let solve = |nodes| {
+        let mut solver = Solver::new(Config {
+            threads: 1,
+            hash_mb: 64,
+            progress_interval: Duration::ZERO,
+            spare_rule: SpareRule::Classical,
+            futile_rule: FutileRule::AnyLength,
+            ..Config::default()
+        });
+        let limits = Limits {
+            time: Some(Duration::from_secs(300)),
+            nodes,
+            root: RootMode::Defender,
+            ..Limits::default()
+        };
+        let s = solver.solve(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        let Outcome::Mate(line) = &s.outcome else {
+            panic!("expected a mate, got {:?}", s.outcome);
+        };
+        (usi(line), s)
+    };
+    let (line, s) = solve(Some(300_000));
+    assert_eq!(line.len(), 8, "{line:?}");
+    assert_eq!(line[0], "N*3b");
+    assert_eq!(s.undecided_drops, [0]);
+    let (line, s) = solve(None);
+    assert_eq!(line, ["4a3a", "7a5c", "3a2a", "8a6a", "2a2b", "G*1b"]);
+    assert!(s.length_exact);
+    assert!(s.undecided_drops.is_empty());
 }
 
 /// The root's length is exact because a mate two plies shorter is disproven, and that

@@ -157,6 +157,14 @@ fn closing_info(sol: &Solution, defends: bool) -> Vec<String> {
                     "info string note: cooks were looked for in {plies} only"
                 )),
             }
+            for &i in &sol.undecided_drops {
+                if let Some(m) = pv.get(i) {
+                    out.push(format!(
+                        "info string note: at ply {} the interposition {m} counts as a defence: its futility (mudaai) test was not decided",
+                        i + 1
+                    ));
+                }
+            }
             if !sol.spare_pieces.is_empty() {
                 out.push(format!(
                     "info string note: the attacker ends with pieces in hand (komaamari): {}",
@@ -289,6 +297,7 @@ mod tests {
             length_bound: Some(line.len() as u32),
             cooks: vec![cook("1f5b")],
             cooks_undecided: vec![cook("S*4b")],
+            undecided_drops: Vec::new(),
             cooks_checked_plies: checked,
             cooks_checked_last_plies: 0,
             spare_pieces: Hand::EMPTY,
@@ -344,6 +353,37 @@ mod tests {
         assert!(out
             .iter()
             .any(|l| l == "info string cook check: 3 more alternatives were not settled"));
+    }
+
+    /// An interposition counted as a defence on an undecided futility test is named, by
+    /// its ply on the line (a dense open chase whose node-limited solve leaves N*3b's
+    /// test undecided; see `mainline_rules.rs`).
+    #[test]
+    fn a_drop_counted_on_an_undecided_test_is_named() {
+        let (_, mut sol) = solution(3);
+        let root =
+            Position::from_sfen("1+RBl1k3/1s+r6/2sN1p3/6+P2/9/9/9/9/9 b B2G2S2np 1").unwrap();
+        let mut pos = root.play(root.parse_usi_move("B*2c").unwrap());
+        let line: Vec<Move> = [
+            "N*3b", "G*5a", "4a3a", "S*2b", "3a2b", "S*3c", "2b1a", "G*1b",
+        ]
+        .iter()
+        .map(|u| {
+            let m = pos.parse_usi_move(u).unwrap();
+            pos = pos.play(m);
+            m
+        })
+        .collect();
+        sol.outcome = Outcome::Mate(line);
+        (sol.cooks, sol.cooks_undecided) = (Vec::new(), Vec::new());
+        sol.cooks_checked_plies = 8;
+        sol.undecided_drops = vec![0];
+        let out = closing_info(&sol, true);
+        let named: Vec<&String> = out.iter().filter(|l| l.contains("mudaai")).collect();
+        assert_eq!(
+            named,
+            ["info string note: at ply 1 the interposition N*3b counts as a defence: its futility (mudaai) test was not decided"]
+        );
     }
 
     /// A line not shown exact says what is proven of the length, and says which way the

@@ -55,6 +55,9 @@ pub(crate) struct MainLine {
     pub bound: i32,
     /// Alternative mates found along it, and how far the search for them got.
     pub cooks: Cooks,
+    /// The plies (from 0) of its interposing drops played as defences only because their
+    /// futility tests are undecided.
+    pub undecided_drops: Vec<usize>,
 }
 
 /// The df-pn table's part of a memory budget of `hash_mb` MiB: what the main line's
@@ -468,6 +471,7 @@ fn refine_here(
                 let bound = measure?;
                 let line = honest_line(&mut b, root, bound, [measured.as_deref(), Some(upper)])?;
                 return Some(MainLine {
+                    undecided_drops: b.undecided_line_drops(root, &line),
                     line,
                     exact: false,
                     bound,
@@ -678,6 +682,7 @@ fn refine_here(
         return None;
     }
     b.set_budget_binds(true);
+    let undecided_drops = b.undecided_line_drops(root, &line);
     on_line(&line);
     // 5. Cooks with what is left, but never more than the line itself took. With no
     //    deadline the caller asked for the whole answer: every alternative is settled.
@@ -719,6 +724,7 @@ fn refine_here(
         exact,
         bound,
         cooks,
+        undecided_drops,
     })
 }
 

@@ -88,7 +88,9 @@ SOLVE:
     main_kifu, alternative_kifu}], cooks_undecided (the same, for alternatives not
     settled within their node budget), cooks_checked_plies and cooks_checked_last_plies
     (the plies from the start, and when a deadline left a gap from the end, whose
-    alternatives were all looked at), spare_pieces, reason, error, defender_root and
+    alternatives were all looked at), undecided_drops [{ply, move, kifu}] (interposing
+    drops the line plays as defences because their futility tests were not decided within
+    the limits), spare_pieces, reason, error, defender_root and
     max_length (when asked for), nodes, time_ms, nps.
 
 BRINKMATE:

@@ -167,6 +167,20 @@ fn cook_texts(s: &Solved, list: &[Cook]) -> Vec<CookText> {
         .collect()
 }
 
+/// The line's drops counted as defences on undecided futility tests: (ply from 1, USI,
+/// kifu).
+fn undecided_drops(s: &Solved) -> Vec<(usize, String, String)> {
+    let Outcome::Mate(line) = &s.sol.outcome else {
+        return Vec::new();
+    };
+    let kifu = kifu_or_usi(&s.pos, line);
+    s.sol
+        .undecided_drops
+        .iter()
+        .filter_map(|&i| Some((i + 1, line.get(i)?.to_usi(), kifu.get(i)?.clone())))
+        .collect()
+}
+
 fn result_word(o: &Outcome) -> &'static str {
     match o {
         Outcome::Mate(_) => "mate",
@@ -222,6 +236,15 @@ pub fn json_record(p: &Problem, r: &Result<Solved, String>) -> String {
                         "cooks_checked_last_plies",
                         s.sol.cooks_checked_last_plies as u64,
                     );
+                    let drops: Vec<Obj> = undecided_drops(s)
+                        .into_iter()
+                        .map(|(ply, usi, kifu)| {
+                            let mut d = Obj::new();
+                            d.put("ply", ply as u64).put("move", usi).put("kifu", kifu);
+                            d
+                        })
+                        .collect();
+                    o.put_objs("undecided_drops", &drops);
                     o.put("spare_pieces", notation::hand_sfen(s.sol.spare_pieces));
                 }
                 Outcome::NoMate => {}
@@ -293,6 +316,11 @@ pub fn text_report(p: &Problem, s: &Solved) -> String {
                 report::Coverage::Part(plies) => {
                     out.push(format!("余詰:      looked for in {plies} only"))
                 }
+            }
+            for (ply, usi, kifu) in undecided_drops(s) {
+                out.push(format!(
+                    "無駄合:    ply {ply}: {kifu} ({usi}) counted as a defence: its futility test was not decided"
+                ));
             }
             out.push(format!("駒余り:    {}", notation::hand(s.sol.spare_pieces)));
         }

@@ -149,6 +149,28 @@ impl Bounded<'_> {
         voided
     }
 
+    /// The plies (from 0) of `line` from `root` whose interposing drop is played as a
+    /// defence only because its futility test is undecided: a search with more nodes may
+    /// find it futile, and then the line leaves it out. The length shown, exact or not,
+    /// takes each of them as effective (`docs/rules.md`).
+    pub fn undecided_line_drops(&mut self, root: &Position, line: &[Move]) -> Vec<usize> {
+        let mut plies = Vec::new();
+        if self.mate_search.is_none() {
+            return plies;
+        }
+        let mut pos = root.clone();
+        for (i, &m) in line.iter().enumerate() {
+            let after = pos.play(m);
+            if pos.side_to_move() != self.attacker
+                && !self.undecided_give_backs(&pos, m, &after).is_empty()
+            {
+                plies.push(i);
+            }
+            pos = after;
+        }
+        plies
+    }
+
     /// The give-back positions of the defender's drop `m` from `pos` (leaving `after`)
     /// whose futility tests are undecided: none unless `m` interposes and the test asks
     /// for a mate at any length, which needs a real defence beside the drops.
