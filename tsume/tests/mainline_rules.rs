@@ -351,7 +351,9 @@ fn classical_convention_keeps_a_full_length_line_over_a_shortened_one() {
 /// (23 plies strictly, two pawns to spare), N*7g (23 strictly with spare pieces too, which
 /// the convention cuts to a 15-ply line without) and P*6h (21 plies, none to spare). A
 /// defence whose exact length is longest need not keep the longest line once the
-/// convention has cut it: P*6h's full 21 plies beat N*7g's 15.
+/// convention has cut it: P*6h's full 21 plies beat N*7g's 15. P*6h is an effective
+/// interposition, shown so: taken, and the pawn given back, the king is not mated, which
+/// the line's drop test proves once it may search past the first third of its nodes.
 #[test]
 fn classical_convention_compares_the_lines_it_shortened() {
     const SFEN: &str = "9/9/7s1/8p/2B+p1+PG1P/4+B2pL/7s1/+p1+r1k1p1G/3N3L1 b RS2gs3n2l11p 1";
@@ -359,6 +361,8 @@ fn classical_convention_compares_the_lines_it_shortened() {
     assert_eq!(line.len(), 29, "{:?}", usi(&line));
     assert_eq!(usi(&line)[7], "P*6h");
     assert!(s.spare_pieces.is_empty());
+    assert!(s.length_exact);
+    assert!(s.undecided_drops.is_empty(), "{:?}", s.undecided_drops);
 }
 
 /// Under the classical rule a drop is futile if its give-back position is mated at any
