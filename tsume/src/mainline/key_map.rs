@@ -15,8 +15,8 @@
 //! The shard count need not be a power of two, so that a budget of any size is used
 //! nearly whole: a power-of-two map left up to half of it idle (at a `USI_Hash` of 3000
 //! MiB each map took 256 of its 375 MiB). The hash times the count picks the shard in its
-//! high word and the slot in the top bits of its low word, which for a power-of-two count
-//! are the bits the shard's left.
+//! high word and the slot in the top bits of its low word; for a power-of-two count those
+//! are the hash's top bits and the bits after them, as before.
 
 /// Marks an empty slot.
 const EMPTY: u64 = 0;
@@ -91,8 +91,9 @@ impl<V: Default> Shard<V> {
     #[inline]
     fn home(&self, key: u64) -> usize {
         // Fibonacci hashing: the top bits of the product, whatever bits the key varies in.
-        // The shard was picked by what the count carries out of the low word, which is
-        // the hash's fraction of a shard, and the slot is that fraction's top bits.
+        // Times the shard count, the hash's high word picked the shard, and its low word
+        // is where in that shard's part of the range the hash falls: the slot is its top
+        // bits.
         let bits = self.slots.len().trailing_zeros();
         (fibonacci(key).wrapping_mul(self.shards) >> (64 - bits)) as usize
     }
