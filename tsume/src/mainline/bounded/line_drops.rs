@@ -177,21 +177,17 @@ impl Bounded<'_> {
     /// find it futile, and then the line leaves it out. The length shown, exact or not,
     /// takes each of them as effective (`docs/rules.md`).
     pub fn undecided_line_drops(&mut self, root: &Position, line: &[Move]) -> Vec<usize> {
-        let mut plies = Vec::new();
         if self.mate_search.is_none() {
-            return plies;
+            return Vec::new();
         }
-        let mut pos = root.clone();
-        for (i, &m) in line.iter().enumerate() {
-            let after = pos.play(m);
-            if pos.side_to_move() != self.attacker
-                && !self.undecided_give_backs(&pos, m, &after).is_empty()
-            {
-                plies.push(i);
-            }
-            pos = after;
-        }
-        plies
+        let positions = crate::mainline::replay(root, line);
+        (0..line.len())
+            .filter(|&i| {
+                let (pos, after) = (&positions[i], &positions[i + 1]);
+                pos.side_to_move() != self.attacker
+                    && !self.undecided_give_backs(pos, line[i], after).is_empty()
+            })
+            .collect()
     }
 
     /// The give-back positions of the defender's drop `m` from `pos` (leaving `after`)
