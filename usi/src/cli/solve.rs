@@ -173,6 +173,10 @@ fn undecided_drops(s: &Solved) -> Vec<(usize, String, String)> {
     let Outcome::Mate(line) = &s.sol.outcome else {
         return Vec::new();
     };
+    // The kifu of the whole line is written once more only where a drop needs its entry.
+    if s.sol.undecided_drops.is_empty() {
+        return Vec::new();
+    }
     let kifu = kifu_or_usi(&s.pos, line);
     s.sol
         .undecided_drops
