@@ -331,9 +331,20 @@ mod tests {
 
     /// The detour Kanju's walk took on Microcosmos at ply 63: the rook steps aside and back
     /// around the knight drop, four plies longer than the composer's order. The shortcut
-    /// finds the composer's order again, and nothing else in the published line.
+    /// finds the composer's order again, and nothing else in the published line. The
+    /// bounded search recurses once a ply, here some 1 470 deep, so the test runs on a
+    /// stack as large as the main line's thread has.
     #[test]
     fn a_detour_to_a_later_position_of_the_line_is_cut() {
+        std::thread::Builder::new()
+            .stack_size(crate::threads::STACK_BYTES)
+            .spawn(cut_the_detour)
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+
+    fn cut_the_detour() {
         let (root, sol) = microcosmos();
         let start = 56;
         let mut pos = root.clone();
