@@ -81,6 +81,8 @@ pub(super) struct KidLists {
     pub(super) vals: Vec<Val>,
     /// The ancestor each child's value rests on (see `repetition`).
     pub(super) deps: Vec<super::Dep>,
+    /// The interposing drops held back (see `drop_chains`).
+    pub(super) chains: super::drop_chains::DropChains,
 }
 
 impl KidLists {
@@ -89,6 +91,7 @@ impl KidLists {
         self.initial.clear();
         self.vals.clear();
         self.deps.clear();
+        self.chains.clear();
     }
 }
 
