@@ -634,7 +634,8 @@ impl<'a> Bounded<'a> {
                 }
             }
             // An OR-like node takes its children's smallest pn and sums their dn; an
-            // AND-like node the other way round. Held-back drops take no part.
+            // AND-like node the other way round. A held-back drop is never picked, and adds
+            // only `HELD_BACK_PN` to a defender node's sum.
             let mut sum = 0u32;
             let mut pick = Pick::new(INF);
             for (i, v) in vals.iter().enumerate() {
