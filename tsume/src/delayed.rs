@@ -15,7 +15,7 @@
 //! nodes, 177 problems decided instead of 190).
 
 use crate::node::{Child, HIDDEN, NO_NEXT};
-use kanju_engine::{PieceKind, Position};
+use kanju_engine::{Move, PieceKind, Position};
 
 /// Links and hides the delayed moves among `cs`, the children of the defender node `pos`.
 pub(crate) fn link_delayed(pos: &Position, cs: &mut [Child]) {
@@ -44,41 +44,62 @@ pub(crate) fn reveal_chain(cs: &mut [Child], mut i: usize) {
     }
 }
 
-/// Chains the drops on each square from the cheapest kind up. Two passes over the
-/// children, not a scan of all of them for each drop: a distant check can be answered by
-/// dozens of drops.
+/// Chains the drops on each square from the cheapest kind up.
 fn chain_interpositions(cs: &mut [Child]) {
-    // Per square: the kinds dropped there (bit per hand kind, pawn = bit 0, ranked as
-    // `PieceKind` ranks them) and the child of each.
-    let mut kinds = [0u8; 81];
-    let mut child = [[0u16; 7]; 81];
-    let mut any = false;
-    for (i, c) in cs.iter().enumerate() {
-        if let Some(k) = c.mv.drop_kind() {
-            let to = c.mv.to().index();
-            kinds[to] |= 1 << k.index();
-            child[to][k.index()] = i as u16;
-            any = true;
-        }
-    }
-    if !any {
+    let Some(squares) = DropSquares::of(cs.iter().enumerate().map(|(i, c)| (i, c.mv))) else {
         return;
-    }
-    for c in cs.iter_mut() {
-        let Some(k) = c.mv.drop_kind() else {
-            continue;
-        };
-        let to = c.mv.to().index();
-        let cheaper = kinds[to] & ((1u8 << k.index()) - 1);
-        let dearer = kinds[to] & !((2u8 << k.index()) - 1);
-        c.next = if dearer == 0 {
-            NO_NEXT
-        } else {
-            child[to][dearer.trailing_zeros() as usize]
-        };
-        if cheaper != 0 {
+    };
+    for c in cs.iter_mut().filter(|c| c.mv.is_drop()) {
+        let (next, cheaper) = squares.links(c.mv);
+        c.next = next.unwrap_or(NO_NEXT);
+        if cheaper {
             c.flags |= HIDDEN;
         }
+    }
+}
+
+/// One node's drops by square and kind, from which each drop's place in its square's
+/// chain is read: two passes over the children, not a scan of all of them for each drop,
+/// since a distant check can be answered by dozens of drops. The main line's bounded
+/// search chains its drops with it too.
+pub(crate) struct DropSquares {
+    /// Per square, the kinds dropped there (bit per hand kind, pawn = bit 0, ranked as
+    /// `PieceKind` ranks them).
+    kinds: [u8; 81],
+    /// Per square and kind, the child that drops it there.
+    child: [[u16; 7]; 81],
+}
+
+impl DropSquares {
+    /// The drops among `moves`, each with its child's index; `None` if there is none.
+    #[inline]
+    pub(crate) fn of(moves: impl Iterator<Item = (usize, Move)>) -> Option<DropSquares> {
+        let mut d = DropSquares {
+            kinds: [0; 81],
+            child: [[0; 7]; 81],
+        };
+        let mut any = false;
+        for (i, m) in moves {
+            if let Some(k) = m.drop_kind() {
+                let to = m.to().index();
+                d.kinds[to] |= 1 << k.index();
+                d.child[to][k.index()] = i as u16;
+                any = true;
+            }
+        }
+        any.then_some(d)
+    }
+
+    /// For the drop `m`, one of those given: the child dropping the next dearer kind on
+    /// its square, if any, and whether a cheaper kind is dropped there.
+    #[inline]
+    pub(crate) fn links(&self, m: Move) -> (Option<u16>, bool) {
+        let k = m.drop_kind().expect("a drop").index();
+        let to = m.to().index();
+        let cheaper = self.kinds[to] & ((1u8 << k) - 1);
+        let dearer = self.kinds[to] & !((2u8 << k) - 1);
+        let next = (dearer != 0).then(|| self.child[to][dearer.trailing_zeros() as usize]);
+        (next, cheaper != 0)
     }
 }
 

@@ -16,6 +16,7 @@
 
 use super::expand::Kid;
 use super::Kind;
+use crate::delayed::DropSquares;
 
 /// No dearer drop on the square.
 const NO_NEXT: u16 = u16::MAX;
@@ -43,27 +44,18 @@ impl DropChains {
         self.clear();
         self.next.resize(kids.len(), NO_NEXT);
         self.hidden.resize(kids.len(), false);
-        // Per square, the child dropping each hand kind there (pawn first).
-        let mut on: [[u16; 7]; 81] = [[NO_NEXT; 7]; 81];
-        let mut squares = 0u128;
-        for (i, k) in kids.iter().enumerate() {
-            if let (Kind::Interpose { .. }, Some(kind)) = (k.spot.kind, k.mv.drop_kind()) {
-                let to = k.mv.to().index();
-                on[to][kind.index()] = i as u16;
-                squares |= 1 << to;
-            }
-        }
-        while squares != 0 {
-            let to = squares.trailing_zeros() as usize;
-            squares &= squares - 1;
-            let mut before = NO_NEXT;
-            for &i in on[to].iter().filter(|&&i| i != NO_NEXT) {
-                if before != NO_NEXT {
-                    self.next[before as usize] = i;
-                    self.hidden[i as usize] = true;
-                }
-                before = i;
-            }
+        let drops = kids
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| matches!(k.spot.kind, Kind::Interpose { .. }))
+            .map(|(i, k)| (i, k.mv));
+        let Some(squares) = DropSquares::of(drops.clone()) else {
+            return;
+        };
+        for (i, m) in drops {
+            let (next, cheaper) = squares.links(m);
+            self.next[i] = next.unwrap_or(NO_NEXT);
+            self.hidden[i] = cheaper;
         }
     }
 
