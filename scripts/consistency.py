@@ -31,7 +31,7 @@ from pathlib import Path
 
 import problemfile
 
-# (name, rules, extra arguments). Rules: "classical" or "default".
+# (name, rules, extra arguments). Rules: a key of `problemfile.RULES`.
 CONFIGS = [
     ("classical-1t", "classical", ["--threads", "1", "--jobs", "2", "--seed", "1"]),
     ("default-1t", "default", ["--threads", "1", "--jobs", "2", "--seed", "2"]),

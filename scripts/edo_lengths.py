@@ -13,11 +13,12 @@ have none. From Kanju's own length it steps down while mates are proven and up w
 none is; a step undecided within `--time` ends the search with "≥ N" or "≤ N".
 
 The collections' own rules (`--rules classical`, the default here: the 駒余り and 無駄合
-readings of Shogi Zuko and Shogi Muso, as the judge runs them) or Kanju's defaults
-(`--rules default`) can give different lengths: see docs/rules.md.
+readings of Shogi Zuko and Shogi Muso, as the judge runs them), Kanju's defaults
+(`--rules default`) and today's composers' (`--rules twoply`) can give different
+lengths: see docs/rules.md.
 
 usage: scripts/edo_lengths.py [--status disputed] [--time 20s] [--threads 2]
-                              [--hash 4096] [--rules classical|default] [--every-drop]
+                              [--hash 4096] [--rules classical|default|twoply] [--every-drop]
                               [--file PROBLEMS.jsonl] [--kanju PATH]
 """
 import argparse
@@ -78,7 +79,7 @@ def main():
     ap.add_argument("--time", default="20s")
     ap.add_argument("--threads", default="2")
     ap.add_argument("--hash", default="4096")
-    ap.add_argument("--rules", choices=["classical", "default"], default="classical")
+    ap.add_argument("--rules", choices=sorted(problemfile.RULES), default="classical")
     ap.add_argument("--every-drop", action="store_true",
                     help="add the length with every interposition counted")
     problemfile.add_file_and_engine(ap)

@@ -20,7 +20,7 @@ not (or the other way) is listed apart: the ending is the main line's choice amo
 moves, and a walk short of time may take the first. Session 77 found the strict rule's
 walk skipping such a comparison this way (`--open --dense --seed 15`).
 
-usage: scripts/line_consistency.py [--count 500] [--seed 1] [--rules default|classical]
+usage: scripts/line_consistency.py [--count 500] [--seed 1] [--rules default|classical|twoply]
                                    [--nodes 300000] [--dense] [--open] [--file PROBLEMS.jsonl]
                                    [--kanju PATH] [--jobs 2] [--skip 0]
 """
@@ -138,7 +138,7 @@ def main():
                     help="sparse chases to generate, or at most this many of --file's")
     ap.add_argument("--skip", type=int, default=0, help="--file's problems to pass over first")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--rules", choices=["default", "classical"], default="default")
+    ap.add_argument("--rules", choices=sorted(problemfile.RULES), default="default")
     ap.add_argument("--nodes", type=int, default=300_000, help="node limit per solve")
     ap.add_argument("--time", default="20s", help="time limit per solve")
     ap.add_argument("--hash", type=int, default=64)

@@ -9,12 +9,16 @@ KANJU = ROOT / "target/release/kanju"
 # with: a spare piece at the end outranks any length (駒余り), and a dropped piece is futile
 # when, given back, the king is mated at any length (無駄合). See docs/rules.md.
 CLASSICAL_RULES = ["--spare-rule", "classical", "--futile-rule", "any-length"]
+# Today's composers': a defence that leaves spare pieces ranks below one without that is
+# two plies shorter (二手変長); futile drops as in Kanju's default.
+TWO_PLY_RULES = ["--spare-rule", "twoply"]
+RULES = {"default": [], "classical": CLASSICAL_RULES, "twoply": TWO_PLY_RULES}
 
 
 def rule_args(rules):
-    """`kanju solve`'s arguments for a set of rules: "classical" (the collections') or
-    "default" (Kanju's own, no arguments)."""
-    return CLASSICAL_RULES if rules == "classical" else []
+    """`kanju solve`'s arguments for a set of rules: "classical" (the collections'),
+    "twoply" (today's composers') or "default" (Kanju's own, no arguments)."""
+    return RULES[rules]
 
 
 def add_file_and_engine(ap):
