@@ -166,19 +166,16 @@ impl Probe {
         }
     }
 
+    /// The answer a terminal entry gives: its numbers, hand, length and effort, without
+    /// the parent pointer and SNDA moves that an open entry passes on.
     fn terminal(e: &Entry) -> Probe {
         Probe {
-            pn: e.pn,
-            dn: e.dn,
             hand: e.hand,
             len: e.len,
             md: e.md,
             amount: e.amount,
             found: true,
-            parent_key: 0,
-            parent_hand: Hand::EMPTY,
-            parent_move: 0,
-            snda: [0; SNDA_MOVES],
+            ..Probe::unknown(e.pn, e.dn)
         }
     }
 }
