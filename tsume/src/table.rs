@@ -166,8 +166,8 @@ impl Probe {
         }
     }
 
-    /// The answer a terminal entry gives: its numbers, hand, length and effort, without
-    /// the parent pointer and SNDA moves that an open entry passes on.
+    /// The answer a terminal entry gives: its numbers, hand, length, distance and effort,
+    /// without the parent pointer and SNDA moves that an open entry passes on.
     fn terminal(e: &Entry) -> Probe {
         Probe {
             hand: e.hand,
